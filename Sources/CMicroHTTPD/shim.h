@@ -1,0 +1,27 @@
+#ifndef ESPRESSOMARTINI_CMICROHTTPD_SHIM_H
+#define ESPRESSOMARTINI_CMICROHTTPD_SHIM_H
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+#if MHD_VERSION < 0x00097300
+#error "espressomartini needs libmicrohttpd 0.9.73 or newer"
+#endif
+
+// MHD_start_daemon is variadic, which Swift cannot call: this fixed-argument wrapper passes the
+// options espressomartini uses. The daemon takes over `listen_fd`, bound by the caller.
+static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd, unsigned int pool_size,
+                                                 unsigned int connection_timeout, unsigned int connection_limit,
+                                                 MHD_AccessHandlerCallback handler,
+                                                 MHD_RequestCompletedCallback completed, void *context) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_THREAD_POOL_SIZE, pool_size,
+                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_END);
+}
+
+#endif

@@ -1,0 +1,83 @@
+extension ServerConfiguration {
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "environment"]
+
+    /// Reads a server configuration file over the defaults. Every problem is reported; the returned
+    /// configuration keeps the defaults where a value was wrong.
+    public static func load(file: String, parser: any JSONParser) -> (ServerConfiguration, Diagnostics) {
+        var configuration = ServerConfiguration()
+        var diagnostics = Diagnostics()
+        let folder = FileSystem.parent(of: file)
+        configuration.requestsFolder = resolve(defaultRequestsFolder, against: folder)
+
+        guard FileSystem.kind(of: file) == .regularFile, let bytes = FileSystem.contents(of: file) else {
+            let problem = FileSystem.kind(of: file) == nil ? "does not exist" : "cannot be read as a file"
+            diagnostics.error(file, nil, "the configuration file \(problem); create it or pass another --configuration")
+            return (configuration, diagnostics)
+        }
+        let document: JSONValue
+        switch parser.parse(bytes) {
+        case .failure(let syntax):
+            diagnostics.error(file, syntax.position, syntax.message)
+            return (configuration, diagnostics)
+        case .success(let value):
+            document = value
+        }
+        let map = JSONSourceMap(bytes)
+        guard case .object(let members) = document else {
+            diagnostics.error(file, map.value([]), "the server configuration must be a JSON object, found \(document.kindName)")
+            return (configuration, diagnostics)
+        }
+
+        for member in members {
+            let path = [member.key]
+            let at = map.value(path)
+            func wrongType(_ expected: String) {
+                diagnostics.error(file, at, "'\(member.key)' must be \(expected), found \(member.value.kindName)")
+            }
+            switch member.key {
+            case "hostname":
+                guard case .string(let host) = member.value, !host.isEmpty else { wrongType("an address such as \"127.0.0.1\" or \"::\""); continue }
+                configuration.hostname = host
+            case "port":
+                guard case .integer(let port) = member.value else { wrongType("an integer from 0 to 65535"); continue }
+                guard (0...65535).contains(port) else {
+                    diagnostics.error(file, at, "'port' \(port) is out of range; use 0 to 65535 (0 lets the system pick)")
+                    continue
+                }
+                configuration.port = Int(port)
+            case "delay":
+                guard let seconds = member.value.numberValue else { wrongType("a number of seconds"); continue }
+                guard seconds >= 0 else {
+                    diagnostics.error(file, at, "'delay' must not be negative; use 0 or more seconds")
+                    continue
+                }
+                configuration.delay = seconds
+            case "log_level", "logLevel":
+                guard case .string(let name) = member.value else { wrongType("a string"); continue }
+                guard let level = logLevel(named: name) else {
+                    diagnostics.error(file, at, "'\(member.key)' '\(name)' is not a log level; use one of \(logLevelNames.joined(separator: ", "))")
+                    continue
+                }
+                configuration.logLevel = level
+            case "requests_folder":
+                guard case .string(let path) = member.value, !path.isEmpty else { wrongType("a folder path"); continue }
+                configuration.requestsFolder = resolve(path, against: folder)
+            case "headers":
+                configuration.headers = HeadersParser.parse(member.value, at: path, file: file, map: map, into: &diagnostics)
+            case "admin", "watch":
+                guard case .bool(let flag) = member.value else { wrongType("true or false"); continue }
+                if member.key == "admin" { configuration.admin = flag } else { configuration.watch = flag }
+            case "environment":
+                break  // accepted for compatibility with the original tool; it has no effect
+            default:
+                diagnostics.warning(file, map.key(path), Suggestion.unknownKeyMessage(member.key, known: knownKeys))
+            }
+        }
+        return (configuration, diagnostics)
+    }
+
+    /// A relative path against a folder, leaving paths relative to the current folder readable.
+    static func resolve(_ path: String, against folder: String) -> String {
+        folder == "." ? path : FileSystem.join(folder, path)
+    }
+}

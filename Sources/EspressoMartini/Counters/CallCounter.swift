@@ -1,0 +1,19 @@
+import Synchronization
+
+/// How many requests one exchange has answered. Taking the next position is a single atomic
+/// add, so under any concurrency each position below the last is handed out exactly once.
+public final class CallCounter: Sendable {
+    private let calls = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Counts this call and returns the response position for it: `min(n, count - 1)` for the n-th call.
+    public func next(responseCount: Int) -> Int {
+        let previous = calls.wrappingAdd(1, ordering: .relaxed).oldValue
+        return min(previous, responseCount - 1)
+    }
+
+    public var value: Int { calls.load(ordering: .relaxed) }
+
+    public func reset() { calls.store(0, ordering: .relaxed) }
+}

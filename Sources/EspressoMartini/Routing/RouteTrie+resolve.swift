@@ -1,0 +1,62 @@
+extension RouteTrie {
+    /// The most specific route with an exchange for `method`: segment by segment a literal beats
+    /// `{name}`/`*`, which beats `**`, backtracking when a branch has no exchange for the method.
+    /// `HEAD` falls back to the `GET` exchange, without the body.
+    public func resolve(_ segments: [String], method: HTTPMethod) -> RouteMatch {
+        if let index = find(segments, method: method, node: 0, depth: 0) {
+            return .exchange(Int(index))
+        }
+        if method == .head, let index = find(segments, method: .get, node: 0, depth: 0) {
+            return .exchange(Int(index))
+        }
+        let allowed = allowedMethods(segments)
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
+    }
+
+    /// The methods of every route that matches the path (`HEAD` included where there is `GET`),
+    /// for the `Allow` header of a `405`; empty when no route matches.
+    public func allowedMethods(_ segments: [String]) -> [HTTPMethod] {
+        var allowed = Set<HTTPMethod>()
+        collectMethods(segments, node: 0, depth: 0, into: &allowed)
+        if allowed.contains(.get) { allowed.insert(.head) }
+        return allowed.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    private func find(_ segments: [String], method: HTTPMethod, node: Int, depth: Int) -> Int32? {
+        let current = nodes[node]
+        if depth == segments.count {
+            let index = current.exchange(for: method)
+            return index >= 0 ? index : nil
+        }
+        if let literal = current.literals[segments[depth]],
+           let found = find(segments, method: method, node: Int(literal), depth: depth + 1) {
+            return found
+        }
+        if current.single >= 0, let found = find(segments, method: method, node: Int(current.single), depth: depth + 1) {
+            return found
+        }
+        if current.catchAll >= 0 {
+            let index = nodes[Int(current.catchAll)].exchange(for: method)
+            if index >= 0 { return index }
+        }
+        return nil
+    }
+
+    private func collectMethods(_ segments: [String], node: Int, depth: Int, into allowed: inout Set<HTTPMethod>) {
+        let current = nodes[node]
+        if depth == segments.count {
+            for method in HTTPMethod.allCases where current.exchange(for: method) >= 0 { allowed.insert(method) }
+            return
+        }
+        if let literal = current.literals[segments[depth]] {
+            collectMethods(segments, node: Int(literal), depth: depth + 1, into: &allowed)
+        }
+        if current.single >= 0 {
+            collectMethods(segments, node: Int(current.single), depth: depth + 1, into: &allowed)
+        }
+        if current.catchAll >= 0 {
+            let catchAll = nodes[Int(current.catchAll)]
+            for method in HTTPMethod.allCases where catchAll.exchange(for: method) >= 0 { allowed.insert(method) }
+        }
+    }
+}

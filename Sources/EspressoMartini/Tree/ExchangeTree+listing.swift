@@ -1,0 +1,72 @@
+extension ExchangeTree {
+    /// One line per exchange: method, route as the folders spell it, then its responses
+    /// (`1: 202 pending.json · 2: 200 done.json delay 0.5s`).
+    public var listing: String {
+        let methodWidth = exchanges.map(\.method.name.count).max() ?? 0
+        let routeWidth = exchanges.map { $0.route.description.count }.max() ?? 0
+        return exchanges.map { exchange in
+            let method = exchange.method.name.padding(to: methodWidth)
+            let route = exchange.route.description.padding(to: routeWidth)
+            let responses = exchange.responses.enumerated().map { index, response in
+                "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
+            }
+            return "\(method)  \(route)  \(responses.joined(separator: " · "))"
+        }.map { $0 + "\n" }.joined()
+    }
+
+    /// `endpoints --json`: every exchange with its responses as the configuration gives them.
+    public var listingJSON: JSONValue {
+        .array(exchanges.map { exchange in
+            .object([
+                JSONMember(key: "method", value: .string(exchange.method.name)),
+                JSONMember(key: "route", value: .string(exchange.route.description)),
+                JSONMember(key: "folder", value: .string(exchange.folder)),
+                JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))),
+            ])
+        })
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))s" : "\(value)s"
+    }
+}
+
+extension MockResponse {
+    var listingJSON: JSONValue {
+        var headerMembers: [JSONMember] = []
+        for name in headers.map(\.name) where !headerMembers.contains(where: { $0.key == name }) {
+            let values = headers.filter { $0.name == name }.map(\.value)
+            headerMembers.append(JSONMember(key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+        }
+        var members = [
+            JSONMember(key: "status_code", value: .integer(Int64(statusCode))),
+            JSONMember(key: "headers", value: .object(headerMembers)),
+        ]
+        switch body {
+        case .none: break
+        case .inline(let value): members.append(JSONMember(key: "body", value: value))
+        case .file(let name, _, _): members.append(JSONMember(key: "response_file", value: .string(name)))
+        }
+        members.append(JSONMember(key: "delay", value: delay.map(JSONValue.real) ?? .null))
+        return .object(members)
+    }
+}
+
+extension ResponseBody {
+    /// A short description for the listing: the file name, the inline body (cut), or `no body`.
+    var summary: String {
+        switch self {
+        case .none: return "no body"
+        case .file(let name, _, _): return name
+        case .inline(let value):
+            let text = value.compactText
+            return "body " + (text.count > 40 ? text.prefix(39) + "…" : text)
+        }
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,38 @@
+/// One response of an exchange's sequence, validated and ready to serve.
+public struct MockResponse: Sendable, Equatable {
+    public let statusCode: Int
+    /// The exchange's own headers, in file order.
+    public let headers: [HTTPHeader]
+    public let body: ResponseBody
+    /// The response's own delay in seconds; nil means the global delay applies.
+    public let delay: Double?
+
+    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+    }
+
+    /// `Content-Type` derived from the body, used when the exchange's headers do not name one.
+    public var derivedContentType: String? {
+        switch body {
+        case .none: nil
+        case .file(let name, _, _): ContentType.forFile(name)
+        case .inline(.string): ContentType.plainText
+        case .inline: ContentType.json
+        }
+    }
+
+    /// The headers to send, in precedence order: the exchange's own, the type derived from the body,
+    /// then the global ones — each name only from the first source that has it.
+    public func effectiveHeaders(global: [HTTPHeader]) -> [HTTPHeader] {
+        var result = headers
+        if let type = derivedContentType, !result.contains(named: "Content-Type") {
+            result.append(HTTPHeader(name: "Content-Type", value: type))
+        }
+        let own = Set(result.map { $0.name.lowercased() })
+        result += global.filter { !own.contains($0.name.lowercased()) }
+        return result
+    }
+}

@@ -1,0 +1,115 @@
+/// Reads a method folder's `configuration.json` (one response object or a non-empty array of them)
+/// into responses, reporting every problem with its line and column.
+struct ResponseReader {
+    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
+
+    /// The file as shown in messages.
+    let file: String
+    /// The method folder on disk, against which `response_file` resolves.
+    let methodFolder: String
+    /// The requests folder with links resolved: no `response_file` may resolve outside it.
+    let rootRealPath: String
+    let map: JSONSourceMap
+
+    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [MockResponse] {
+        switch document {
+        case .object:
+            return response(document, at: [], into: &diagnostics).map { [$0] } ?? []
+        case .array(let elements) where elements.isEmpty:
+            diagnostics.error(file, map.value([]), "the array of responses is empty; give at least one response object, or delete the file to answer 200 with no body")
+            return []
+        case .array(let elements):
+            return elements.enumerated().compactMap { index, element in
+                response(element, at: [String(index)], into: &diagnostics)
+            }
+        default:
+            diagnostics.error(file, map.value([]), "expected a response object or an array of them, found \(document.kindName)")
+            return []
+        }
+    }
+
+    private func response(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> MockResponse? {
+        guard case .object(let members) = value else {
+            diagnostics.error(file, map.value(path), "a response must be an object with keys such as 'status_code' and 'body', found \(value.kindName)")
+            return nil
+        }
+        let errorsBefore = diagnostics.errors.count
+        var statusCode = 200
+        var headers: [HTTPHeader] = []
+        var body = ResponseBody.none
+        var delay: Double?
+        var bodyKey: String?
+
+        for member in members {
+            let memberPath = path + [member.key]
+            switch member.key {
+            case "status_code":
+                guard case .integer(let code) = member.value else {
+                    diagnostics.error(file, map.value(memberPath), "'status_code' must be an integer from 200 to 599, found \(member.value.kindName)")
+                    continue
+                }
+                guard (200...599).contains(code) else {
+                    diagnostics.error(file, map.value(memberPath), "'status_code' \(code) is out of range; use a status from 200 to 599")
+                    continue
+                }
+                statusCode = Int(code)
+            case "headers":
+                headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
+            case "delay":
+                guard let seconds = member.value.numberValue else {
+                    diagnostics.error(file, map.value(memberPath), "'delay' must be a number of seconds, found \(member.value.kindName)")
+                    continue
+                }
+                guard seconds >= 0 else {
+                    diagnostics.error(file, map.value(memberPath), "'delay' must not be negative; use 0 or more seconds")
+                    continue
+                }
+                delay = seconds
+            case "body", "response_file":
+                if let other = bodyKey {
+                    diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
+                    continue
+                }
+                bodyKey = member.key
+                if member.key == "body" {
+                    body = .inline(member.value)
+                } else if let file = responseFile(member.value, at: memberPath, into: &diagnostics) {
+                    body = file
+                }
+            default:
+                diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
+            }
+        }
+        guard diagnostics.errors.count == errorsBefore else { return nil }
+        if statusCode == 204 || statusCode == 304, body != .none {
+            diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
+            body = .none
+        }
+        return MockResponse(statusCode: statusCode, headers: headers, body: body, delay: delay)
+    }
+
+    private func responseFile(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ResponseBody? {
+        guard case .string(let name) = value, !name.isEmpty else {
+            diagnostics.error(file, map.value(path), "'response_file' must be a file name relative to the method folder, found \(value.kindName)")
+            return nil
+        }
+        guard !name.hasPrefix("/") else {
+            diagnostics.error(file, map.value(path), "'response_file' '\(name)' must be relative to the method folder, not absolute")
+            return nil
+        }
+        let candidate = FileSystem.join(methodFolder, name)
+        guard let real = FileSystem.realPath(candidate) else {
+            diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(candidate) or fix the name")
+            return nil
+        }
+        guard real.hasPrefix(rootRealPath + "/") else {
+            diagnostics.error(file, map.value(path), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
+            return nil
+        }
+        guard FileSystem.kind(of: real) == .regularFile, let size = FileSystem.size(of: real) else {
+            diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
+            return nil
+        }
+        return .file(name: name, path: real, size: size)
+    }
+}

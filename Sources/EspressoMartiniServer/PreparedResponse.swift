@@ -1,0 +1,81 @@
+import CMicroHTTPD
+import EspressoMartini
+import Glibc
+
+/// A response built once per snapshot and queued for every request that gets it: status, headers and
+/// small bodies live in one libmicrohttpd response. Large files are opened per request and sent with
+/// sendfile, so they are never held in memory and a file changed on disk is sent whole as it is now.
+final class PreparedResponse: @unchecked Sendable {
+    /// Files up to this size are read once at load time and served from memory.
+    static let inMemoryFileLimit = 64 * 1024
+
+    let statusCode: UInt32
+    /// Effective delay in seconds (the response's own, else the global one).
+    let delay: Double
+    let headers: [HTTPHeader]
+    /// libmicrohttpd responses may be queued on many connections at once (they are reference counted).
+    private let shared: OpaquePointer?
+    private let largeFile: String?
+
+    init(_ response: MockResponse, globalHeaders: [HTTPHeader], globalDelay: Double) {
+        statusCode = UInt32(response.statusCode)
+        delay = response.delay ?? globalDelay
+        headers = response.effectiveHeaders(global: globalHeaders)
+        switch response.body {
+        case .file(_, let path, let size) where size > Self.inMemoryFileLimit:
+            largeFile = path
+            shared = nil
+        case .file(_, let path, _):
+            largeFile = nil
+            // Read at load time; a file that vanished since validation is answered as an empty body.
+            shared = Self.memoryResponse(FileSystem.contents(of: path) ?? [], headers: headers)
+        case .inline, .none:
+            largeFile = nil
+            shared = Self.memoryResponse(response.body.inlineBytes, headers: headers)
+        }
+    }
+
+    deinit {
+        if let shared { MHD_destroy_response(shared) }
+    }
+
+    /// Queues this response on `connection`. A large file that can no longer be opened is a `500`.
+    func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        if let shared {
+            return (MHD_queue_response(connection, statusCode, shared), statusCode)
+        }
+        guard let path = largeFile, let response = Self.fileResponse(path, headers: headers) else {
+            let failure = GeneratedResponse.error(500, "the response file \(largeFile ?? "") cannot be read", globalHeaders: [])
+            return failure.queue(on: connection)
+        }
+        defer { MHD_destroy_response(response) }
+        return (MHD_queue_response(connection, statusCode, response), statusCode)
+    }
+
+    static func memoryResponse(_ bytes: [UInt8], headers: [HTTPHeader]) -> OpaquePointer? {
+        let response = bytes.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        if let response { add(headers, to: response) }
+        return response
+    }
+
+    private static func fileResponse(_ path: String, headers: [HTTPHeader]) -> OpaquePointer? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, let response = MHD_create_response_from_fd64(UInt64(info.st_size), descriptor) else {
+            close(descriptor)
+            return nil
+        }
+        add(headers, to: response)
+        return response
+    }
+
+    static func add(_ headers: [HTTPHeader], to response: OpaquePointer) {
+        for header in headers {
+            // libmicrohttpd refuses headers it manages itself (Content-Length); the rest always go through.
+            _ = MHD_add_response_header(response, header.name, header.value)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import EspressoMartini
+
+/// A loaded tree made ready to serve: every response prepared, every exchange tied to its call counter.
+/// Immutable; requests hold on to the one they started with, so a reload never disturbs them.
+final class ServingTree: Sendable {
+    struct ServingExchange: Sendable {
+        let exchange: Exchange
+        let counter: CallCounter
+        let responses: [PreparedResponse]
+    }
+
+    let tree: ExchangeTree
+    let exchanges: [ServingExchange]
+
+    init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
+        self.tree = tree
+        self.exchanges = tree.exchanges.map { exchange in
+            ServingExchange(
+                exchange: exchange,
+                counter: counters.counter(for: exchange.counterKey),
+                responses: exchange.responses.map {
+                    PreparedResponse($0, globalHeaders: configuration.headers, globalDelay: configuration.delay)
+                }
+            )
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Dispatch
+import EspressoMartini
+import EspressoMartiniServer
+import Glibc
+import Logging
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the requests folder over HTTP until SIGINT or SIGTERM.",
+        version: EspressoMartiniVersion.current
+    )
+
+    static let unavailableExitCode: Int32 = 69
+
+    @OptionGroup var source: SourceOptions
+
+    @Option(help: ArgumentHelp("The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too).", valueName: "host"))
+    var hostname: String?
+
+    @Option(help: ArgumentHelp("The port; 0 lets the system pick.", valueName: "n"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("Seconds to wait before every response that has no delay of its own.", valueName: "seconds"))
+    var delay: Double?
+
+    @Option(help: ArgumentHelp("TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR or CRITICAL.", valueName: "level"))
+    var logLevel: String?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
+        if let delay, !(delay >= 0) { throw ValidationError("--delay must be 0 or more seconds") }
+        if let logLevel, ServerConfiguration.logLevel(named: logLevel) == nil {
+            throw ValidationError("--log-level must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        var (configuration, diagnostics) = source.resolve()
+        if let hostname { configuration.hostname = hostname }
+        if let port { configuration.port = port }
+        if let delay { configuration.delay = delay }
+        if let logLevel, let level = ServerConfiguration.logLevel(named: logLevel) { configuration.logLevel = level }
+
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
+        let logger = Logger(label: "espressomartini")
+
+        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser()).load(folder: configuration.requestsFolder)
+        diagnostics.append(contentsOf: treeDiagnostics)
+        try DiagnosticsReport.check(diagnostics, outcome: "espressomartini did not start")
+        guard let tree else { return }
+
+        let server = MockServer(configuration: configuration, tree: tree, logger: logger)
+        do {
+            try server.start()
+        } catch let error as MockServer.StartError {
+            DiagnosticsReport.printError("espressomartini: \(error.description)")
+            throw ExitCode(Self.unavailableExitCode)
+        }
+        // Exactly one line on standard output, written at once so that a reader sees it while we run.
+        var ready = Array("espressomartini listening on http://\(server.address)\n".utf8)
+        ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        logger.notice("serving \(tree.exchanges.count) exchanges from \(configuration.requestsFolder)")
+
+        waitForStopSignal()
+        logger.notice("stopping: finishing the requests in flight")
+        server.stop()
+    }
+
+    /// Blocks until SIGINT or SIGTERM. The signal sources must stay alive for real: an optimised
+    /// build releases sources that are only assigned to `_`, and the signals are then ignored.
+    private func waitForStopSignal() {
+        let stop = DispatchSemaphore(value: 0)
+        signal(SIGPIPE, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        withExtendedLifetime(sources) { stop.wait() }
+    }
+}

@@ -14,13 +14,16 @@
 static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd, unsigned int pool_size,
                                                  unsigned int connection_timeout, unsigned int connection_limit,
                                                  MHD_AccessHandlerCallback handler,
-                                                 MHD_RequestCompletedCallback completed, void *context) {
+                                                 MHD_RequestCompletedCallback completed,
+                                                 void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
+                                                 void *context) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
                             MHD_OPTION_END);
 }
 

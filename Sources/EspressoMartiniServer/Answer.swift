@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import EspressoMartini
 
-/// The response chosen for a request, and what the access log says about it.
+/// The response chosen for a request, and what the access log and the journal say about it.
 struct Answer {
     enum Content {
         case prepared(PreparedResponse)
@@ -9,12 +9,30 @@ struct Answer {
     }
 
     let content: Content
-    /// The exchange's route and the response's position, counting from 1 (`GET /users/{id} 2/3`).
-    let exchangeDescription: String?
+    /// The exchange that answers and the 0-based position of its response; nil for errors and the admin API.
+    var exchange: Exchange?
+    var position: Int?
+
+    static func generated(_ response: GeneratedResponse) -> Answer {
+        Answer(content: .generated(response))
+    }
+
+    var statusCode: UInt32 {
+        switch content {
+        case .prepared(let response): response.statusCode
+        case .generated(let response): response.statusCode
+        }
+    }
 
     var delay: Double {
         if case .prepared(let response) = content { return response.delay }
         return 0
+    }
+
+    /// `GET /users/{id} 2/3`, counting from 1, or `-`.
+    var logDescription: String {
+        guard let exchange, let position else { return "-" }
+        return "\(exchange.method.name) \(exchange.route) \(position + 1)/\(exchange.responses.count)"
     }
 
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {

@@ -4,6 +4,8 @@ import EspressoMartini
 import Logging
 
 extension MockServer {
+    static let adminPrefix = "__espressomartini"
+
     /// The last call for a request (its body, if any, is consumed): choose the answer and send it,
     /// or suspend the connection until its delay has passed. No thread waits for a delay.
     func respond(
@@ -13,7 +15,15 @@ extension MockServer {
             state.pending = nil
             return send(pending, for: state, on: connection, method: method, url: url)
         }
-        let answer = choose(method: String(cString: method), path: String(cString: url))
+        let methodName = String(cString: method)
+        let path = String(cString: url)
+        let requestPath = RequestPath(path)
+        if configuration.admin, !requestPath.hasDotSegment, requestPath.segments.first == Self.adminPrefix {
+            let answer = Answer.generated(adminResponse(method: methodName, segments: requestPath.segments, connection: connection))
+            return send(answer, for: state, on: connection, method: method, url: url)
+        }
+        let answer = choose(method: methodName, path: path, requestPath: requestPath)
+        journal?.record(journalEntry(for: answer, state: state, connection: connection, method: methodName, path: path))
         guard answer.delay > 0 else {
             return send(answer, for: state, on: connection, method: method, url: url)
         }
@@ -27,11 +37,10 @@ extension MockServer {
 
     /// Routing: `400` for dot segments, then the tree (most specific route first), `405` or `404`.
     /// The call counter moves here, at arrival, in one atomic step.
-    func choose(method methodName: String, path: String) -> Answer {
+    func choose(method methodName: String, path: String, requestPath: RequestPath) -> Answer {
         let globalHeaders = configuration.headers
-        let requestPath = RequestPath(path)
         if requestPath.hasDotSegment {
-            return Answer(content: .generated(.error(400, "the path \(path) has a '.' or '..' segment", globalHeaders: globalHeaders)), exchangeDescription: nil)
+            return .generated(.error(400, "the path \(path) has a '.' or '..' segment", globalHeaders: globalHeaders))
         }
         let serving = servingTree
         let match: RouteMatch
@@ -45,19 +54,39 @@ extension MockServer {
         case .exchange(let index):
             let serving = serving.exchanges[index]
             let position = serving.counter.next(responseCount: serving.responses.count)
-            let exchange = serving.exchange
-            return Answer(
-                content: .prepared(serving.responses[position]),
-                exchangeDescription: "\(exchange.method.name) \(exchange.route) \(position + 1)/\(serving.responses.count)"
-            )
+            return Answer(content: .prepared(serving.responses[position]), exchange: serving.exchange, position: position)
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(methodName) exchange for \(path); allowed: \(allow.value)"
-            return Answer(content: .generated(.error(405, message, extraHeaders: [allow], globalHeaders: globalHeaders)), exchangeDescription: nil)
+            return .generated(.error(405, message, extraHeaders: [allow], globalHeaders: globalHeaders))
         case .notFound:
-            let message = "no exchange for \(methodName) \(path)"
-            return Answer(content: .generated(.error(404, message, globalHeaders: globalHeaders)), exchangeDescription: nil)
+            return .generated(.error(404, "no exchange for \(methodName) \(path)", globalHeaders: globalHeaders))
         }
+    }
+
+    private func journalEntry(
+        for answer: Answer, state: RequestState, connection: OpaquePointer, method: String, path: String
+    ) -> JournalEntry {
+        JournalEntry(
+            time: Timestamp.now(), method: method, path: path, query: state.query,
+            headers: JournalEntry.joiningRepeated(requestHeaders(connection)), body: state.bodyPrefix,
+            bodySize: state.bodySize, route: answer.exchange?.route.description, response: answer.position,
+            status: Int(answer.statusCode)
+        )
+    }
+
+    /// The request's headers in arrival order.
+    private func requestHeaders(_ connection: OpaquePointer) -> [HTTPHeader] {
+        var headers: [HTTPHeader] = []
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, name, value in
+                guard let cls, let name else { return .YES }
+                let headers = cls.assumingMemoryBound(to: [HTTPHeader].self)
+                headers.pointee.append(HTTPHeader(name: String(cString: name), value: value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, pointer)
+        }
+        return headers
     }
 
     private func send(
@@ -67,8 +96,7 @@ extension MockServer {
         if logger.logLevel <= .info {
             let elapsed = ContinuousClock.now - state.started
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let exchange = answer.exchangeDescription ?? "-"
-            logger.info("\(String(cString: method)) \(String(cString: url)) \(status) \(exchange) \(formatMilliseconds(milliseconds))")
+            logger.info("\(String(cString: method)) \(String(cString: url)) \(status) \(answer.logDescription) \(formatMilliseconds(milliseconds))")
         }
         return result
     }

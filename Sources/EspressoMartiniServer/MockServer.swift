@@ -16,19 +16,26 @@ public final class MockServer: @unchecked Sendable {
     let counters: CallCounters
     let logger: Logger
     private let current: Mutex<ServingTree>
-    /// Requests between their first call into the handler and libmicrohttpd's completion notice.
+    /// Requests between their request line and libmicrohttpd's completion notice.
     let inFlight = Atomic<Int>(0)
     /// Delayed requests waiting for their timer, so that shut-down can answer them early if it must.
     let suspended = Mutex<[ObjectIdentifier: RequestState]>([:])
     private var daemon: OpaquePointer?
+    /// The last requests, for the admin API; nil when the admin API is off.
+    let journal: RequestJournal?
+    let loader: TreeLoader
+    /// One reload at a time, whatever asked for it (file changes, SIGHUP, the admin API).
+    let reloading = Mutex(())
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""
 
-    public init(configuration: ServerConfiguration, tree: ExchangeTree, counters: CallCounters = CallCounters(), logger: Logger) {
+    public init(configuration: ServerConfiguration, tree: ExchangeTree, loader: TreeLoader, counters: CallCounters = CallCounters(), logger: Logger) {
         self.configuration = configuration
         self.counters = counters
         self.logger = logger
+        self.loader = loader
+        self.journal = configuration.admin ? RequestJournal() : nil
         self.current = Mutex(ServingTree(tree, counters: counters, configuration: configuration))
     }
 
@@ -56,7 +63,8 @@ public final class MockServer: @unchecked Sendable {
         let poolSize = UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let daemon = em_start_daemon(
-            flags, socket.descriptor, poolSize, 30, 4096, MockServer.accessHandler, MockServer.completedHandler, context
+            flags, socket.descriptor, poolSize, 30, 4096,
+            MockServer.accessHandler, MockServer.completedHandler, MockServer.requestStartHandler, context
         ) else {
             close(socket.descriptor)
             throw StartError(description: "cannot start the HTTP listener on \(socket.address)")
@@ -93,20 +101,36 @@ public final class MockServer: @unchecked Sendable {
 
     // The C callbacks: `cls` is this server, `con_cls` holds a retained `RequestState` per request.
 
-    private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, context in
-        guard let cls, let connection, let url, let method, let uploadSize, let context else { return .NO }
+    /// Called as soon as the request line is read: the state created here is the request's `con_cls`.
+    private static let requestStartHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
+        guard let cls else { return nil }
         let server = Unmanaged<MockServer>.fromOpaque(cls).takeUnretainedValue()
-        guard let raw = context.pointee else {
-            // First call: headers are in. Keep state for the rest of the request.
-            let state = RequestState()
-            context.pointee = Unmanaged.passRetained(state).toOpaque()
-            server.inFlight.add(1, ordering: .relaxed)
+        var query = ""
+        if server.journal != nil, let uri, let mark = strchr(uri, Int32(UInt8(ascii: "?"))) {
+            query = String(cString: mark + 1)
+        }
+        server.inFlight.add(1, ordering: .relaxed)
+        return Unmanaged.passRetained(RequestState(query: query)).toOpaque()
+    }
+
+    private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
+        guard let cls, let connection, let url, let method, let uploadSize, let raw = context?.pointee else { return .NO }
+        let server = Unmanaged<MockServer>.fromOpaque(cls).takeUnretainedValue()
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        guard state.headersSeen else {
+            state.headersSeen = true  // headers are in; the body (if any) comes in the next calls
             return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
-            state.bodySize += uploadSize.pointee
-            uploadSize.pointee = 0  // the body is read and dropped; never buffered whole
+            let size = uploadSize.pointee
+            state.bodySize += size
+            let keep = min(size, JournalEntry.bodyLimit - state.bodyPrefix.count)
+            if server.journal != nil, keep > 0, let upload {
+                upload.withMemoryRebound(to: UInt8.self, capacity: keep) {
+                    state.bodyPrefix.append(contentsOf: UnsafeBufferPointer(start: $0, count: keep))
+                }
+            }
+            uploadSize.pointee = 0  // consumed: bodies are never buffered whole
             return .YES
         }
         return server.respond(to: state, connection: connection, method: method, url: url)

@@ -6,9 +6,19 @@ import Synchronization
 /// `resumed` is raced for by the delay timer and shut-down, and only the winner resumes.
 final class RequestState: @unchecked Sendable {
     let started = ContinuousClock.now
+    /// The raw query string without `?` (only kept when the journal is on).
+    let query: String
+    /// False until the handler has seen the request's headers once.
+    var headersSeen = false
     var connection: OpaquePointer?
     var bodySize = 0
+    /// The start of the body, up to `JournalEntry.bodyLimit`, for the journal.
+    var bodyPrefix: [UInt8] = []
     /// The answer chosen at arrival, sent once the delay has passed.
     var pending: Answer?
     let resumed = Atomic<Bool>(false)
+
+    init(query: String) {
+        self.query = query
+    }
 }

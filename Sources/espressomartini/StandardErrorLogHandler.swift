@@ -1,3 +1,4 @@
+import EspressoMartini
 import Glibc
 import Logging
 
@@ -20,7 +21,7 @@ struct StandardErrorLogHandler: LogHandler {
         if Self.journal {
             line = "<\(Self.syslogPriority(event.level))>\(event.message)\n"
         } else {
-            line = "\(Self.timestamp()) \(event.level.rawValue.uppercased()) \(event.message)\n"
+            line = "\(Timestamp.now()) \(event.level.rawValue.uppercased()) \(event.message)\n"
         }
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -35,20 +36,5 @@ struct StandardErrorLogHandler: LogHandler {
         case .error: 3
         case .critical: 2
         }
-    }
-
-    /// `2026-11-22T10:15:30.123Z`
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
-        let milliseconds = Int(now.tv_nsec) / 1_000_000
-        let padded = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        let date = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return "\(date).\(padded)Z"
     }
 }

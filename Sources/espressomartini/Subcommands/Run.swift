@@ -46,12 +46,13 @@ struct Run: ParsableCommand {
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
         let logger = Logger(label: "espressomartini")
 
-        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser()).load(folder: configuration.requestsFolder)
+        let loader = TreeLoader(parser: JanssonParser())
+        let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         try DiagnosticsReport.check(diagnostics, outcome: "espressomartini did not start")
         guard let tree else { return }
 
-        let server = MockServer(configuration: configuration, tree: tree, logger: logger)
+        let server = MockServer(configuration: configuration, tree: tree, loader: loader, logger: logger)
         do {
             try server.start()
         } catch let error as MockServer.StartError {
@@ -63,20 +64,31 @@ struct Run: ParsableCommand {
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         logger.notice("serving \(tree.exchanges.count) exchanges from \(configuration.requestsFolder)")
 
-        waitForStopSignal()
+        var watcher: TreeWatcher?
+        if configuration.watch {
+            do {
+                watcher = try TreeWatcher(folder: configuration.requestsFolder) { server.reload(reason: "files changed") }
+            } catch {
+                logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
+            }
+        }
+        withExtendedLifetime(watcher) {
+            waitForStopSignal { server.reload(reason: "SIGHUP") }
+        }
         logger.notice("stopping: finishing the requests in flight")
         server.stop()
     }
 
-    /// Blocks until SIGINT or SIGTERM. The signal sources must stay alive for real: an optimised
-    /// build releases sources that are only assigned to `_`, and the signals are then ignored.
-    private func waitForStopSignal() {
+    /// Blocks until SIGINT or SIGTERM, calling `onHangUp` for every SIGHUP. The signal sources must
+    /// stay alive for real: an optimised build releases sources only assigned to `_`, and the signals
+    /// are then ignored.
+    private func waitForStopSignal(onHangUp: @escaping @Sendable () -> Void) {
         let stop = DispatchSemaphore(value: 0)
         signal(SIGPIPE, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { number in
+        let sources = [SIGINT, SIGTERM, SIGHUP].map { (number: Int32) in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler { if number == SIGHUP { onHangUp() } else { _ = stop.signal() } }
             source.resume()
             return source
         }

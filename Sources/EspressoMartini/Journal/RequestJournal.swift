@@ -1,0 +1,41 @@
+import Synchronization
+
+/// The last `capacity` requests, oldest first: a ring buffer behind one short lock.
+public final class RequestJournal: Sendable {
+    public static let defaultCapacity = 1000
+
+    private struct Ring {
+        var entries: [JournalEntry] = []
+        var next = 0
+    }
+
+    private let capacity: Int
+    private let ring = Mutex(Ring())
+
+    public init(capacity: Int = RequestJournal.defaultCapacity) {
+        self.capacity = capacity
+    }
+
+    public func record(_ entry: JournalEntry) {
+        ring.withLock { ring in
+            if ring.entries.count < capacity {
+                ring.entries.append(entry)
+            } else {
+                ring.entries[ring.next] = entry
+            }
+            ring.next = (ring.next + 1) % capacity
+        }
+    }
+
+    /// Oldest first.
+    public var entries: [JournalEntry] {
+        ring.withLock { ring in
+            guard ring.entries.count == capacity else { return ring.entries }
+            return Array(ring.entries[ring.next...] + ring.entries[..<ring.next])
+        }
+    }
+
+    public func clear() {
+        ring.withLock { $0 = Ring() }
+    }
+}

@@ -1,0 +1,28 @@
+import EspressoMartini
+import Logging
+
+extension MockServer {
+    public enum ReloadOutcome: Sendable {
+        case reloaded(exchanges: Int)
+        /// The tree had errors; the last good tree stays in service.
+        case failed(Diagnostics)
+    }
+
+    /// Reads the requests folder again and, when it has no errors, swaps the new tree in. Errors are
+    /// logged in the same `PATH:LINE:COLUMN: error:` form as at start-up.
+    @discardableResult
+    public func reload(reason: String) -> ReloadOutcome {
+        reloading.withLock { _ in
+            let (tree, diagnostics) = loader.load(folder: configuration.requestsFolder)
+            for warning in diagnostics.warnings { logger.warning("\(warning.description)") }
+            guard let tree else {
+                for error in diagnostics.errors { logger.error("\(error.description)") }
+                logger.error("reload (\(reason)) failed with \(diagnostics.summary); still serving the last good tree")
+                return .failed(diagnostics)
+            }
+            install(tree)
+            logger.notice("reloaded (\(reason)): serving \(tree.exchanges.count) exchanges")
+            return .reloaded(exchanges: tree.exchanges.count)
+        }
+    }
+}

@@ -2,23 +2,37 @@
 #   make          release binary (.build/release/espressomartini, Swift runtime linked in statically)
 #   make run      install what is missing, build, serve the example tree
 #   make test     install what is missing, then every test (plain and under the thread sanitizer)
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions)
+#   make deb      the Debian package, in dist/
+#   make check-package   build the package and check its contents, unit, lintian, and the binary it ships
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share
+# The version lives in one place: Sources/EspressoMartini/Version.swift.
+VERSION := $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/EspressoMartini/Version.swift)
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
-BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev
+BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libsystemd-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps run test test-plain test-thread-sanitizer install uninstall clean
+# What `make deb` needs besides the build packages.
+PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl
+
+.PHONY: all build deps deps-packaging run test test-plain test-thread-sanitizer install install-files uninstall deb check-package clean
 
 all: build
 
 deps:
-	@missing=""; for package in $(BUILD_PACKAGES); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BUILD_PACKAGES)"
+
+deps-packaging: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(PACKAGING_PACKAGES)"
+
+apt-install:
+	@missing=""; for package in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -44,11 +58,36 @@ test-thread-sanitizer:
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
-install: build
+install: build install-files
+
+# Installs what `make build` made, with the man page and the shell completions it generates.
+install-files:
 	install -D -m 755 .build/release/espressomartini $(BINDIR)/espressomartini
+	install -D -m 644 doc/espressomartini.1 $(SHAREDIR)/man/man1/espressomartini.1
+	install -d $(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/vendor-completions $(SHAREDIR)/fish/vendor_completions.d
+	.build/release/espressomartini --generate-completion-script bash | sed '1{/^#!/d}' > $(SHAREDIR)/bash-completion/completions/espressomartini
+	.build/release/espressomartini --generate-completion-script zsh > $(SHAREDIR)/zsh/vendor-completions/_espressomartini
+	.build/release/espressomartini --generate-completion-script fish > $(SHAREDIR)/fish/vendor_completions.d/espressomartini.fish
+	chmod 644 $(SHAREDIR)/bash-completion/completions/espressomartini $(SHAREDIR)/zsh/vendor-completions/_espressomartini $(SHAREDIR)/fish/vendor_completions.d/espressomartini.fish
 
 uninstall:
-	rm -f $(BINDIR)/espressomartini
+	rm -f $(BINDIR)/espressomartini $(SHAREDIR)/man/man1/espressomartini.1 \
+	  $(SHAREDIR)/bash-completion/completions/espressomartini $(SHAREDIR)/zsh/vendor-completions/_espressomartini \
+	  $(SHAREDIR)/fish/vendor_completions.d/espressomartini.fish
+
+# debian/changelog is written from the one version number; dpkg-buildpackage puts its output beside
+# the source folder, so it is moved into dist/.
+deb: deps-packaging
+	printf 'espressomartini (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\n' \
+	  "$(VERSION)" "$(VERSION)" "$$(sed -n 's/^Maintainer: //p' debian/control)" \
+	  "$$(date -R -u -d @$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)})" > debian/changelog
+	dpkg-buildpackage -us -uc -b -d
+	mkdir -p dist
+	mv ../espressomartini_$(VERSION)_*.deb ../espressomartini_$(VERSION)_*.buildinfo ../espressomartini_$(VERSION)_*.changes dist/
+	@ls dist/espressomartini_$(VERSION)_*.deb
+
+check-package: deb
+	tests/package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan dist debian/changelog

@@ -13,6 +13,8 @@ extension MockServer {
     @discardableResult
     public func reload(reason: String) -> ReloadOutcome {
         reloading.withLock { _ in
+            ServiceManager.reloading()
+            defer { ServiceManager.ready(status: "serving \(servingTree.exchanges.count) exchanges") }
             let (tree, diagnostics) = loader.load(folder: configuration.requestsFolder)
             for warning in diagnostics.warnings { logger.warning("\(warning.description)") }
             guard let tree else {

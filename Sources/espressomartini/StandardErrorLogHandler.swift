@@ -6,7 +6,7 @@ import Logging
 /// worker threads never interleave. Under systemd (`JOURNAL_STREAM` set) the line carries a syslog
 /// priority prefix and no timestamp, because the journal adds its own.
 struct StandardErrorLogHandler: LogHandler {
-    static let journal = getenv("JOURNAL_STREAM") != nil
+    static let journal = standardErrorIsJournal()
 
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
@@ -25,6 +25,15 @@ struct StandardErrorLogHandler: LogHandler {
         }
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream connected to the journal; a child
+    /// process whose standard error was redirected elsewhere inherits the variable, hence the comparison.
+    static func standardErrorIsJournal() -> Bool {
+        guard let value = getenv("JOURNAL_STREAM") else { return false }
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return String(cString: value) == "\(info.st_dev):\(info.st_ino)"
     }
 
     static func syslogPriority(_ level: Logger.Level) -> Int {

@@ -63,6 +63,7 @@ struct Run: ParsableCommand {
         var ready = Array("espressomartini listening on http://\(server.address)\n".utf8)
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         logger.notice("serving \(tree.exchanges.count) exchanges from \(configuration.requestsFolder)")
+        ServiceManager.ready(status: "serving \(tree.exchanges.count) exchanges on \(server.address)")
 
         var watcher: TreeWatcher?
         if configuration.watch {
@@ -75,6 +76,7 @@ struct Run: ParsableCommand {
         withExtendedLifetime(watcher) {
             waitForStopSignal { server.reload(reason: "SIGHUP") }
         }
+        ServiceManager.stopping()
         logger.notice("stopping: finishing the requests in flight")
         server.stop()
     }

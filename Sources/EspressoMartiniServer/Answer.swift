@@ -10,7 +10,7 @@ struct Answer {
 
     let content: Content
     /// The exchange that answers and the 0-based position of its response; nil for errors and the admin API.
-    var exchange: Exchange?
+    var served: ServingTree.ServingExchange?
     var position: Int?
 
     static func generated(_ response: GeneratedResponse) -> Answer {
@@ -31,7 +31,7 @@ struct Answer {
 
     /// `GET /users/{id} 2/3`, counting from 1, or `-`.
     var logDescription: String {
-        guard let exchange, let position else { return "-" }
+        guard let exchange = served?.exchange, let position else { return "-" }
         return "\(exchange.method.name) \(exchange.route) \(position + 1)/\(exchange.responses.count)"
     }
 

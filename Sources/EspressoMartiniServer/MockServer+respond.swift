@@ -54,7 +54,7 @@ extension MockServer {
         case .exchange(let index):
             let serving = serving.exchanges[index]
             let position = serving.counter.next(responseCount: serving.responses.count)
-            return Answer(content: .prepared(serving.responses[position]), exchange: serving.exchange, position: position)
+            return Answer(content: .prepared(serving.responses[position]), served: serving, position: position)
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(methodName) exchange for \(path); allowed: \(allow.value)"
@@ -68,25 +68,31 @@ extension MockServer {
         for answer: Answer, state: RequestState, connection: OpaquePointer, method: String, path: String
     ) -> JournalEntry {
         JournalEntry(
-            time: Timestamp.now(), method: method, path: path, query: state.query,
-            headers: JournalEntry.joiningRepeated(requestHeaders(connection)), body: state.bodyPrefix,
-            bodySize: state.bodySize, route: answer.exchange?.route.description, response: answer.position,
+            time: .now, method: method, path: path, query: state.query,
+            packedHeaders: packedRequestHeaders(connection), body: state.bodyPrefix,
+            bodySize: state.bodySize, route: answer.served?.exchange.route.description, response: answer.position,
             status: Int(answer.statusCode)
         )
     }
 
-    /// The request's headers in arrival order.
-    private func requestHeaders(_ connection: OpaquePointer) -> [HTTPHeader] {
-        var headers: [HTTPHeader] = []
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, name, value in
+    /// The request's headers in arrival order, packed as `JournalEntry.packedHeaders`: one buffer, no strings.
+    private func packedRequestHeaders(_ connection: OpaquePointer) -> [UInt8] {
+        var packed: [UInt8] = []
+        packed.reserveCapacity(512)
+        withUnsafeMutablePointer(to: &packed) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
                 guard let cls, let name else { return .YES }
-                let headers = cls.assumingMemoryBound(to: [HTTPHeader].self)
-                headers.pointee.append(HTTPHeader(name: String(cString: name), value: value.map { String(cString: $0) } ?? ""))
+                let packed = cls.assumingMemoryBound(to: [UInt8].self)
+                name.withMemoryRebound(to: UInt8.self, capacity: nameSize) { packed.pointee.append(contentsOf: UnsafeBufferPointer(start: $0, count: nameSize)) }
+                packed.pointee.append(0)
+                if let value {
+                    value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { packed.pointee.append(contentsOf: UnsafeBufferPointer(start: $0, count: valueSize)) }
+                }
+                packed.pointee.append(0)
                 return .YES
             }, pointer)
         }
-        return headers
+        return packed
     }
 
     private func send(

@@ -3,10 +3,17 @@ import EspressoMartini
 /// A loaded tree made ready to serve: every response prepared, every exchange tied to its call counter.
 /// Immutable; requests hold on to the one they started with, so a reload never disturbs them.
 final class ServingTree: Sendable {
-    struct ServingExchange: Sendable {
+    /// A class, so that a request's answer refers to its exchange with a single reference.
+    final class ServingExchange: Sendable {
         let exchange: Exchange
         let counter: CallCounter
         let responses: [PreparedResponse]
+
+        init(exchange: Exchange, counter: CallCounter, responses: [PreparedResponse]) {
+            self.exchange = exchange
+            self.counter = counter
+            self.responses = responses
+        }
     }
 
     let tree: ExchangeTree

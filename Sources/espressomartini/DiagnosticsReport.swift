@@ -9,7 +9,10 @@ enum DiagnosticsReport {
 
     static func check(_ diagnostics: Diagnostics, outcome: String) throws {
         for diagnostic in diagnostics.all { printError(diagnostic.description) }
-        guard diagnostics.hasErrors else { return }
+        guard diagnostics.hasErrors else {
+            if !diagnostics.all.isEmpty { printError("espressomartini: \(diagnostics.summary)") }
+            return
+        }
         printError("espressomartini: \(diagnostics.summary); \(outcome)")
         throw ExitCode(configurationErrorExitCode)
     }

@@ -21,7 +21,7 @@ struct StandardErrorLogHandler: LogHandler {
         if Self.journal {
             line = "<\(Self.syslogPriority(event.level))>\(event.message)\n"
         } else {
-            line = "\(Timestamp.now()) \(event.level.rawValue.uppercased()) \(event.message)\n"
+            line = "\(Timestamp.now.iso8601) \(event.level.rawValue.uppercased()) \(event.message)\n"
         }
         var bytes = Array(line.utf8)
         bytes.withUnsafeMutableBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }

@@ -36,7 +36,11 @@ extension ServerConfiguration {
             }
             switch member.key {
             case "hostname":
-                guard case .string(let host) = member.value, !host.isEmpty else { wrongType("an address such as \"127.0.0.1\" or \"::\""); continue }
+                guard case .string(let host) = member.value else { wrongType("an address such as \"127.0.0.1\" or \"::\""); continue }
+                guard !host.isEmpty else {
+                    diagnostics.error(file, at, "'hostname' is empty; use an address such as \"127.0.0.1\" or \"::\"")
+                    continue
+                }
                 configuration.hostname = host
             case "port":
                 guard case .integer(let port) = member.value else { wrongType("an integer from 0 to 65535"); continue }
@@ -60,7 +64,11 @@ extension ServerConfiguration {
                 }
                 configuration.logLevel = level
             case "requests_folder":
-                guard case .string(let path) = member.value, !path.isEmpty else { wrongType("a folder path"); continue }
+                guard case .string(let path) = member.value else { wrongType("a folder path"); continue }
+                guard !path.isEmpty else {
+                    diagnostics.error(file, at, "'requests_folder' is empty; name a folder such as \"network-exchanges\"")
+                    continue
+                }
                 configuration.requestsFolder = resolve(path, against: folder)
             case "headers":
                 configuration.headers = HeadersParser.parse(member.value, at: path, file: file, map: map, into: &diagnostics)

@@ -26,6 +26,7 @@ public struct Diagnostics: Sendable {
         let errorCount = errors.count
         let warningCount = warnings.count
         if warningCount == 0 { return count(errorCount, "error") }
+        if errorCount == 0 { return count(warningCount, "warning") }
         return "\(count(errorCount, "error")) and \(count(warningCount, "warning"))"
     }
 }

@@ -1,7 +1,13 @@
+/// Where values and keys start in a JSON document, by path (`["0", "status_code"]`; the root is `[]`).
+public protocol JSONPositions {
+    func value(_ path: [String]) -> SourcePosition
+    func key(_ path: [String]) -> SourcePosition
+}
+
 /// Line and column of every value and key in a JSON document that is already known to be valid,
 /// so that a problem found after parsing (a wrong type, a status out of range) points into the file.
 /// Paths are member keys and array indices (`["0", "status_code"]`); the root is `[]`.
-public struct JSONSourceMap: Sendable {
+public struct JSONSourceMap: JSONPositions, Sendable {
     private var valuePositions: [[String]: SourcePosition] = [:]
     private var keyPositions: [[String]: SourcePosition] = [:]
 
@@ -119,7 +125,8 @@ public struct JSONSourceMap: Sendable {
                     if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\") {
                         advance(); advance()  // \u of the low surrogate
                         let low = scanHex4()
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low &- 0xDC00)
+                        // Only a low surrogate pairs up; anything else (not JSON) becomes U+FFFD rather than overflowing.
+                        code = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                     }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                 default: raw.append(escaped)  // \" \\ \/

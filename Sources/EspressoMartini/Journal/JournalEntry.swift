@@ -3,13 +3,14 @@ public struct JournalEntry: Sendable, Equatable {
     /// How much of a request body the journal keeps.
     public static let bodyLimit = 64 * 1024
 
-    public let time: String
+    public let time: Timestamp
     public let method: String
     public let path: String
     /// The raw query string without `?`, `""` when there is none.
     public let query: String
-    /// In arrival order; repeated names already joined by `, `.
-    public let headers: [HTTPHeader]
+    /// The request headers as received, packed as `name NUL value NUL …` (one copy on the request
+    /// path; split and joined only when the journal is read).
+    public let packedHeaders: [UInt8]
     /// The first `bodyLimit` bytes of the body.
     public let body: [UInt8]
     public let bodySize: Int
@@ -19,14 +20,14 @@ public struct JournalEntry: Sendable, Equatable {
     public let status: Int
 
     public init(
-        time: String, method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8],
+        time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8], body: [UInt8],
         bodySize: Int, route: String?, response: Int?, status: Int
     ) {
         self.time = time
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
+        self.packedHeaders = packedHeaders
         self.body = body
         self.bodySize = bodySize
         self.route = route
@@ -36,7 +37,7 @@ public struct JournalEntry: Sendable, Equatable {
 
     public var json: JSONValue {
         .object([
-            JSONMember(key: "time", value: .string(time)),
+            JSONMember(key: "time", value: .string(time.iso8601)),
             JSONMember(key: "method", value: .string(method)),
             JSONMember(key: "path", value: .string(path)),
             JSONMember(key: "query", value: .string(query)),
@@ -49,11 +50,13 @@ public struct JournalEntry: Sendable, Equatable {
         ])
     }
 
-    /// Joins repeated header names with `, `, keeping the order in which names first appear.
-    public static func joiningRepeated(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+    /// The headers in arrival order, repeated names joined by `, ` where the name first appears.
+    public var headers: [HTTPHeader] {
+        let fields = packedHeaders.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         var order: [String] = []
         var values: [String: [String]] = [:]
-        for header in headers {
+        for index in stride(from: 0, to: fields.count - 1, by: 2) {
+            let header = HTTPHeader(name: fields[index], value: fields[index + 1])
             if values[header.name] == nil { order.append(header.name) }
             values[header.name, default: []].append(header.value)
         }

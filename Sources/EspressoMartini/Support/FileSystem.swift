@@ -9,6 +9,13 @@ import Darwin
 public enum FileSystem {
     public enum Kind: Sendable { case directory, regularFile, other }
 
+    /// A folder entry; `kind` follows symbolic links (nil for a dangling one).
+    public struct Entry: Sendable {
+        public let name: String
+        public let kind: Kind?
+        public let isLink: Bool
+    }
+
     /// What `path` is, following symbolic links; nil when it does not exist.
     public static func kind(of path: String) -> Kind? {
         var info = stat()
@@ -20,6 +27,18 @@ public enum FileSystem {
         }
     }
 
+    /// What `path` itself is (a link is `.other`) and its size; nil when it does not exist.
+    public static func linkStatus(of path: String) -> (kind: Kind, size: Int)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let kind: Kind = switch info.st_mode & S_IFMT {
+        case S_IFDIR: .directory
+        case S_IFREG: .regularFile
+        default: .other
+        }
+        return (kind, Int(info.st_size))
+    }
+
     /// Size in bytes of a file, following symbolic links.
     public static func size(of path: String) -> Int? {
         var info = stat()
@@ -29,16 +48,35 @@ public enum FileSystem {
 
     /// The names in a folder, sorted byte-wise, without `.` and `..`.
     public static func entries(of path: String) -> [String]? {
+        listing(of: path)?.map(\.name)
+    }
+
+    /// The entries of a folder, sorted byte-wise by name, without `.` and `..`. The kind comes from
+    /// `readdir` itself; only links and file systems that do not tell cost a `stat`.
+    public static func listing(of path: String) -> [Entry]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
-        var names: [String] = []
+        var entries: [Entry] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name == "." || name == ".." { continue }
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): entries.append(Entry(name: name, kind: .directory, isLink: false))
+            case Int32(DT_REG): entries.append(Entry(name: name, kind: .regularFile, isLink: false))
+            case Int32(DT_LNK): entries.append(Entry(name: name, kind: kind(of: join(path, name)), isLink: true))
+            case Int32(DT_UNKNOWN): entries.append(Entry(name: name, kind: kind(of: join(path, name)), isLink: isLink(join(path, name))))
+            default: entries.append(Entry(name: name, kind: .other, isLink: false))
+            }
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// Whether `path` itself is a symbolic link.
+    public static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// The absolute path with every link and `..` resolved; nil when it does not exist.
@@ -48,21 +86,32 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// The whole file, or nil when it cannot be read.
+    /// The whole file, or nil when it cannot be read. Sized by `fstat`, so a small file is one `read`;
+    /// a file that grows meanwhile is read to its end all the same.
     public static func contents(of path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var capacity = max(Int(info.st_size) + 1, 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+            var failed = false
+            let before = bytes.count
+            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: capacity - before) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                    if got < 0 && errno == EINTR { continue }
+                    if got < 0 { failed = true }
+                    if got <= 0 { break }
+                    count += got
+                }
+            })
+            if failed { return nil }
+            if bytes.count < capacity { return bytes }  // end of file reached
+            capacity *= 2
         }
     }
 

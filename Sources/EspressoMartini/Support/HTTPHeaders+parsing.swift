@@ -2,7 +2,7 @@
 /// each value a string, or an array of strings for a repeated header.
 enum HeadersParser {
     static func parse(
-        _ value: JSONValue, at path: [String], file: String, map: JSONSourceMap, into diagnostics: inout Diagnostics
+        _ value: JSONValue, at path: [String], file: String, map: some JSONPositions, into diagnostics: inout Diagnostics
     ) -> [HTTPHeader] {
         guard case .object(let members) = value else {
             diagnostics.error(file, map.value(path), "'headers' must be an object of header names to strings, found \(value.kindName)")

@@ -5,8 +5,9 @@ public enum Suggestion {
         let lowered = word.lowercased()
         let scored = known.map { candidate -> (String, Int) in
             let name = candidate.lowercased()
-            // A known key that contains the word (or the reverse) is a strong hint: `status` → `status_code`.
-            if name.contains(lowered) || lowered.contains(name) { return (candidate, 0) }
+            // A known key that contains the word (or the reverse) is a strong hint: `status` → `status_code`;
+            // not for a word of one or two letters (or none), which most keys contain.
+            if (lowered.count >= 3 && name.contains(lowered)) || lowered.contains(name) { return (candidate, 0) }
             return (candidate, editDistance(lowered, name))
         }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }

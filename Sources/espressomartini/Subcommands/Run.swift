@@ -18,10 +18,11 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too).", valueName: "host"))
     var hostname: String?
 
-    @Option(help: ArgumentHelp("The port; 0 lets the system pick.", valueName: "n"))
+    // `.unconditional` so that `--port -1` and `--delay -1` are read as values and get a clear error.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The port; 0 lets the system pick.", valueName: "n"))
     var port: Int?
 
-    @Option(help: ArgumentHelp("Seconds to wait before every response that has no delay of its own.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait before every response that has no delay of its own.", valueName: "seconds"))
     var delay: Double?
 
     @Option(help: ArgumentHelp("TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR or CRITICAL.", valueName: "level"))

@@ -1,0 +1,105 @@
+import EspressoMartini
+import Testing
+
+@Suite struct CallCounterTests {
+    @Test(arguments: [
+        (1, [0, 0, 0, 0]),
+        (2, [0, 1, 1, 1]),
+        (3, [0, 1, 2, 2, 2, 2]),
+    ])
+    func theLastResponseRepeats(_ responseCount: Int, _ positions: [Int]) {
+        let counter = CallCounter()
+        #expect(positions.indices.map { _ in counter.next(responseCount: responseCount) } == positions)
+        #expect(counter.value == positions.count)
+    }
+
+    @Test func resetStartsTheSequenceAgain() {
+        let counter = CallCounter()
+        _ = counter.next(responseCount: 3)
+        _ = counter.next(responseCount: 3)
+        counter.reset()
+        #expect(counter.value == 0)
+        #expect(counter.next(responseCount: 3) == 0)
+    }
+
+    @Test func underConcurrencyEachPositionBelowTheLastIsHandedOutExactlyOnce() async {
+        let counter = CallCounter()
+        let (tasks, callsPerTask, responseCount) = (64, 1000, 50_000)
+        let positions = await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<tasks {
+                group.addTask {
+                    (0..<callsPerTask).map { _ in counter.next(responseCount: responseCount) }
+                }
+            }
+            var all: [Int] = []
+            for await chunk in group { all += chunk }
+            return all
+        }
+        var times = [Int](repeating: 0, count: responseCount)
+        for position in positions { times[position] += 1 }
+        #expect(times.dropLast().allSatisfy { $0 == 1 })
+        #expect(times.last == tasks * callsPerTask - (responseCount - 1))
+        #expect(counter.value == tasks * callsPerTask)
+    }
+
+    @Test func eachTaskSeesIncreasingPositions() async {
+        // The counter only moves forward: no task can see a position smaller than one it saw before.
+        let counter = CallCounter()
+        let ordered = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let seen = (0..<2000).map { _ in counter.next(responseCount: .max) }
+                    return zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 }
+                }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(ordered)
+    }
+}
+
+@Suite struct CallCountersTests {
+    @Test func theSameKeyGivesTheSameCounter() {
+        let counters = CallCounters()
+        let first = counters.counter(for: "GET /=users/*")
+        #expect(first === counters.counter(for: "GET /=users/*"))
+        #expect(first !== counters.counter(for: "POST /=users/*"))
+    }
+
+    @Test func retainKeepsOnlyTheGivenKeys() {
+        let counters = CallCounters()
+        let kept = counters.counter(for: "GET /a")
+        let dropped = counters.counter(for: "GET /b")
+        _ = kept.next(responseCount: 5)
+        _ = dropped.next(responseCount: 5)
+        counters.retain(only: ["GET /a", "GET /never-created"])
+        #expect(counters.counter(for: "GET /a") === kept)
+        #expect(counters.counter(for: "GET /a").value == 1)
+        let recreated = counters.counter(for: "GET /b")
+        #expect(recreated !== dropped)
+        #expect(recreated.value == 0)
+    }
+
+    @Test func resetAllPutsEveryCounterBackToZero() {
+        let counters = CallCounters()
+        let a = counters.counter(for: "GET /a")
+        let b = counters.counter(for: "PUT /b")
+        for _ in 0..<3 { _ = a.next(responseCount: 2) }
+        _ = b.next(responseCount: 2)
+        counters.resetAll()
+        #expect(a.value == 0)
+        #expect(b.value == 0)
+        #expect(counters.counter(for: "GET /a") === a)
+        #expect(a.next(responseCount: 2) == 0)
+    }
+
+    @Test func concurrentLookupsOfOneKeyShareOneCounter() async {
+        let counters = CallCounters()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<32 {
+                group.addTask { for _ in 0..<100 { _ = counters.counter(for: "GET /shared").next(responseCount: 1) } }
+            }
+        }
+        #expect(counters.counter(for: "GET /shared").value == 3200)
+    }
+}

@@ -1,0 +1,40 @@
+import EspressoMartini
+import EspressoMartiniServer
+import Testing
+
+@Suite struct JSONCompactTextTests {
+    @Test(arguments: [
+        (JSONValue.null, "null"),
+        (.bool(true), "true"),
+        (.bool(false), "false"),
+        (.integer(-42), "-42"),
+        (.integer(Int64.max), "9223372036854775807"),
+        (.real(2.5), "2.5"),
+        (.real(.infinity), "null"),
+        (.real(.nan), "null"),
+        (.string(""), #""""#),
+        (.string("plain é 日本 😀"), #""plain é 日本 😀""#),
+        (.string("quote \" backslash \\ slash /"), #""quote \" backslash \\ slash /""#),
+        (.string("line\nreturn\rtab\t"), #""line\nreturn\rtab\t""#),
+        (.string("\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}"), #""\u0000\u0001\u0008\u000c\u001f\#u{7F}""#),
+        (.array([]), "[]"),
+        (.object([]), "{}"),
+        (.array([.integer(1), .array([.null]), .object([])]), "[1,[null],{}]"),
+        (.object([JSONMember(key: "z", value: .integer(1)), JSONMember(key: "a\"", value: .array([.string("x")]))]), #"{"z":1,"a\"":["x"]}"#),
+    ])
+    func compactText(_ value: JSONValue, _ text: String) {
+        #expect(value.compactText == text)
+    }
+
+    /// Whatever compactText writes, jansson reads back as the same value.
+    @Test(arguments: [
+        #"{"b": [1, 2.5, true, false, null], "a": {"nested": "y\n\"\\\u0001"}, "": ""}"#,
+        #"["é", "😀", "\u2028", -0, 1e3]"#,
+    ])
+    func compactTextRoundTripsThroughJansson(_ source: String) throws {
+        let parser = JanssonParser()
+        let value = try parser.parse(Array(source.utf8)).get()
+        #expect(try parser.parse(Array(value.compactText.utf8)).get() == value)
+        #expect(!value.compactText.contains(" "))
+    }
+}

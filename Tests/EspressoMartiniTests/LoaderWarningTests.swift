@@ -1,0 +1,58 @@
+@testable import EspressoMartini
+import Testing
+
+/// Warnings never stop a tree from loading; they point at the key or response they are about.
+@Suite struct LoaderWarningTests {
+    @Test func unknownKeysAreWarningsNamingTheClosestKnownKey() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
+            LoaderErrorCase.configuration: """
+                {
+                  "status": 201,
+                  "header": {"X-A": "1"},
+                  "response": "data.json",
+                  "zzz": true
+                }
+                """,
+        ]))
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+            "\(LoaderErrorCase.at):2:3: warning: unknown key 'status' is ignored; did you mean 'status_code'?",
+            "\(LoaderErrorCase.at):3:3: warning: unknown key 'header' is ignored; did you mean 'headers'?",
+            "\(LoaderErrorCase.at):4:3: warning: unknown key 'response' is ignored; did you mean 'response_file'?",
+            "\(LoaderErrorCase.at):5:3: warning: unknown key 'zzz' is ignored",
+        ])
+        #expect(!diagnostics.hasErrors)
+        // The unknown keys change nothing: the default response.
+        #expect(tree?.exchanges.map(\.responses) == [[MockResponse()]])
+    }
+
+    @Test func aBodyOn204IsAWarningAndIsDropped() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
+            LoaderErrorCase.configuration: #"{"status_code": 204, "body": {"a": 1}}"#,
+        ]))
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+            "\(LoaderErrorCase.at):1:1: warning: a 204 response has no body; the 'body' given is not sent",
+        ])
+        #expect(tree?.exchanges.first?.responses == [MockResponse(statusCode: 204)])
+    }
+
+    @Test func aResponseFileOn304IsAWarningAndIsDropped() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
+            LoaderErrorCase.configuration: #"[{"status_code": 200}, {"status_code": 304, "response_file": "data.json"}]"#,
+            "exchanges/GET/data.json": "{}",
+        ]))
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+            "\(LoaderErrorCase.at):1:24: warning: a 304 response has no body; the 'response_file' given is not sent",
+        ])
+        #expect(tree?.exchanges.first?.responses == [MockResponse(statusCode: 200), MockResponse(statusCode: 304)])
+    }
+
+    @Test func aTreeWithOnlyWarningsStillServesEveryExchange() throws {
+        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(
+            files: ["exchanges/a/GET/configuration.json": #"{"dealy": 1}"#],
+            folders: ["exchanges/b/POST"]
+        ))
+        #expect(diagnostics.warnings.count == 1)
+        #expect(diagnostics.errors.isEmpty)
+        #expect(LoaderFixture.routes(tree) == ["GET /a", "POST /b"])
+    }
+}

@@ -1,0 +1,157 @@
+@testable import EspressoMartini
+import Testing
+
+/// `RouteTrie.resolve` (§4): each case builds a trie from `METHOD /pattern` routes and expects
+/// `METHOD /pattern` of the answering exchange, `405 METHODS` or `404`.
+@Suite struct RouteMatchingTests {
+    struct MatchCase: Sendable, CustomTestStringConvertible {
+        let routes: [String]
+        let request: String
+        let expected: String
+        var testDescription: String { "\(request) → \(expected)" }
+
+        init(_ routes: [String], _ request: String, _ expected: String) {
+            self.routes = routes
+            self.request = request
+            self.expected = expected
+        }
+    }
+
+    static func trie(_ routes: [String]) -> RouteTrie {
+        var trie = RouteTrie()
+        for (index, route) in routes.enumerated() {
+            let (method, pattern) = split(route)
+            let clash = trie.insert(RoutePattern(parsing: pattern), method: HTTPMethod(name: method)!, exchange: index)
+            precondition(clash == nil, "fixture has two routes for \(route)")
+        }
+        return trie
+    }
+
+    static func split(_ line: String) -> (String, String) {
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        return (parts[0], parts[1])
+    }
+
+    static func describe(_ match: RouteMatch, routes: [String]) -> String {
+        switch match {
+        case .exchange(let index): routes[index]
+        case .methodNotAllowed(let methods): "405 " + methods.map(\.name).joined(separator: ", ")
+        case .notFound: "404"
+        }
+    }
+
+    static let precedence: [MatchCase] = [
+        .init(["GET /a/b", "GET /a/{id}", "GET /a/**"], "GET /a/b", "GET /a/b"),
+        .init(["GET /a/b", "GET /a/{id}", "GET /a/**"], "GET /a/c", "GET /a/{id}"),
+        .init(["GET /a/b", "GET /a/*", "GET /a/**"], "GET /a/c", "GET /a/*"),
+        .init(["GET /a/b", "GET /a/{id}", "GET /a/**"], "GET /a/c/d", "GET /a/**"),
+        .init(["GET /a/:x/c", "GET /a/b/**"], "GET /a/b/c", "GET /a/b/**"),  // literal first at segment 2 decides
+        .init(["GET /*/b", "GET /a/*"], "GET /a/b", "GET /a/*"),
+        .init(["GET /", "GET /**"], "GET /", "GET /"),
+        .init(["GET /", "GET /**"], "GET /x", "GET /**"),
+    ]
+
+    static let backtracking: [MatchCase] = [
+        .init(["GET /a/b", "GET /a/*/c"], "GET /a/b/c", "GET /a/*/c"),
+        .init(["GET /a/b/d", "GET /a/*/c"], "GET /a/b/c", "GET /a/*/c"),
+        .init(["GET /a/b/c/d", "GET /a/*/c/e", "GET /a/**"], "GET /a/b/c/f", "GET /a/**"),
+        .init(["GET /a/b/{x}/d", "GET /a/*/c/d"], "GET /a/b/c/d", "GET /a/b/{x}/d"),
+        .init(["GET /a/b/x", "GET /*/b/c"], "GET /a/b/c", "GET /*/b/c"),
+        .init(["GET /a/b/x", "GET /**"], "GET /a/b/c", "GET /**"),
+    ]
+
+    static let methodAware: [MatchCase] = [
+        // The most specific route with an exchange for the method wins, else a less specific one.
+        .init(["GET /users/me", "POST /users/{id}"], "POST /users/me", "POST /users/{id}"),
+        .init(["GET /users/me", "POST /users/{id}"], "GET /users/me", "GET /users/me"),
+        .init(["GET /users/me", "DELETE /users/**"], "DELETE /users/me", "DELETE /users/**"),
+        .init(["GET /a/b/c", "PUT /a/*/c", "PATCH /a/**"], "PATCH /a/b/c", "PATCH /a/**"),
+        .init(["GET /a/b/c", "PUT /a/*/c", "PATCH /a/**"], "PUT /a/b/c", "PUT /a/*/c"),
+    ]
+
+    static let segmentCounts: [MatchCase] = [
+        .init(["GET /files/**"], "GET /files", "404"),  // ** needs at least one segment
+        .init(["GET /files/**"], "GET /files/a", "GET /files/**"),
+        .init(["GET /files/**"], "GET /files/a/b/c/d", "GET /files/**"),
+        .init(["GET /**"], "GET /", "404"),
+        .init(["GET /x/*"], "GET /x", "404"),
+        .init(["GET /x/*"], "GET /x/1", "GET /x/*"),
+        .init(["GET /x/*"], "GET /x/1/2", "404"),
+        .init(["GET /x/{id}/y"], "GET /x/1/y", "GET /x/{id}/y"),
+        .init(["GET /x/{id}/y"], "GET /x/y", "404"),
+        .init(["GET /a"], "GET /a/b", "404"),
+        .init(["GET /a/b"], "GET /a", "404"),
+        .init(["GET /A"], "GET /a", "404"),  // path segments are case-sensitive
+        .init([], "GET /", "404"),
+    ]
+
+    static let notAllowed: [MatchCase] = [
+        .init(["POST /a"], "GET /a", "405 POST"),
+        .init(["GET /a", "DELETE /a"], "PUT /a", "405 GET, HEAD, DELETE"),
+        // The union over every route that matches the path, in HTTPMethod order.
+        .init(["GET /a/b", "POST /a/*", "PATCH /a/**", "OPTIONS /x/b"], "PUT /a/b", "405 GET, HEAD, POST, PATCH"),
+        .init(["HEAD /a", "TRACE /a"], "GET /a", "405 HEAD, TRACE"),
+        .init(["CONNECT /**", "OPTIONS /*"], "GET /z", "405 OPTIONS, CONNECT"),
+        .init(["POST /a/b"], "POST /a", "404"),
+    ]
+
+    static let head: [MatchCase] = [
+        .init(["GET /a"], "HEAD /a", "GET /a"),
+        .init(["GET /a", "HEAD /a"], "HEAD /a", "HEAD /a"),
+        // A HEAD exchange anywhere that matches beats the GET of a more specific route.
+        .init(["GET /a/b", "HEAD /a/*"], "HEAD /a/b", "HEAD /a/*"),
+        .init(["GET /a/*", "HEAD /x"], "HEAD /a/b", "GET /a/*"),
+        .init(["POST /a"], "HEAD /a", "405 POST"),
+        .init(["HEAD /a"], "GET /a", "405 HEAD"),
+    ]
+
+    @Test(arguments: precedence + backtracking + methodAware + segmentCounts + notAllowed + head)
+    func resolves(_ testCase: MatchCase) {
+        let trie = Self.trie(testCase.routes)
+        let (method, path) = Self.split(testCase.request)
+        let match = trie.resolve(RequestPath(path).segments, method: HTTPMethod(name: method)!)
+        #expect(Self.describe(match, routes: testCase.routes) == testCase.expected)
+    }
+
+    @Test(arguments: [
+        ("/a/b", ["GET", "HEAD", "POST", "PATCH"]),
+        ("/a/zzz", ["POST", "PATCH"]),
+        ("/a/b/c", ["PATCH"]),
+        ("/a", []),
+        ("/x/b", ["OPTIONS"]),
+        ("/nothing", []),
+    ])
+    func allowedMethodsAreTheUnionOfMatchingRoutes(_ path: String, _ methods: [String]) {
+        let trie = Self.trie(["GET /a/b", "POST /a/*", "PATCH /a/**", "OPTIONS /x/b"])
+        #expect(trie.allowedMethods(RequestPath(path).segments).map(\.name) == methods)
+    }
+
+    @Test(arguments: ["//a///b/", "/a/b/", "a/b", "/a//b"])
+    func emptySegmentsAreIgnoredWhenResolvingATree(_ path: String) throws {
+        let (tree, _, _) = try LoaderFixture.load(FolderFixture(folders: ["exchanges/a/GET", "exchanges/a/b/GET"]))
+        let loaded = try #require(tree)
+        guard case .exchange(let index) = loaded.resolve(RequestPath(path), method: .get) else {
+            Issue.record("\(path) did not resolve to an exchange")
+            return
+        }
+        #expect(loaded.exchanges[index].folder == "a/b/GET")
+    }
+
+    @Test func requestMethodsAreCaseSensitiveButFolderNamesAreNot() {
+        #expect(HTTPMethod(requestMethod: "GET") == .get)
+        #expect(HTTPMethod(requestMethod: "get") == nil)
+        #expect(HTTPMethod(requestMethod: "PROPFIND") == nil)
+        #expect(HTTPMethod(name: "pAtCh") == .patch)
+        #expect(HTTPMethod(name: "propfind") == nil)
+    }
+
+    @Test func insertingTheSameMethodAtAnEquivalentPatternReportsTheFirstExchange() {
+        var trie = RouteTrie()
+        #expect(trie.insert(RoutePattern(parsing: "/u/{id}"), method: .get, exchange: 0) == nil)
+        #expect(trie.insert(RoutePattern(parsing: "/u/{id}"), method: .post, exchange: 1) == nil)
+        #expect(trie.insert(RoutePattern(parsing: "/u/:name"), method: .get, exchange: 2) == 0)
+        #expect(trie.insert(RoutePattern(parsing: "/u/*"), method: .post, exchange: 3) == 1)
+        #expect(trie.insert(RoutePattern(parsing: "/u/**"), method: .get, exchange: 4) == nil)
+        #expect(trie.insert(RoutePattern(parsing: "/u/x"), method: .get, exchange: 5) == nil)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A folder tree written from a table at run time: files with their contents, empty folders, and
+/// symbolic links, all relative to a fresh temporary folder that is removed afterwards.
+struct FolderFixture: Sendable {
+    var files: [String: String] = [:]
+    var folders: [String] = []
+    /// Link path → destination as written into the link; `$TMP` stands for the temporary folder.
+    var symlinks: [String: String] = [:]
+
+    init(files: [String: String] = [:], folders: [String] = [], symlinks: [String: String] = [:]) {
+        self.files = files
+        self.folders = folders
+        self.symlinks = symlinks
+    }
+}
+
+/// Writes `fixture` into a new temporary folder, runs `body` with that folder's path, then removes it.
+func withTemporaryFolder<T>(_ fixture: FolderFixture, _ body: (String) throws -> T) throws -> T {
+    let fileManager = FileManager.default
+    // The real path, so that expected messages match what the loader prints after resolving links.
+    let base = URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath().path
+    let root = base + "/espressomartini-tests-" + UUID().uuidString
+    try fileManager.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? fileManager.removeItem(atPath: root) }
+
+    func parentFolder(of relative: String) throws {
+        let parent = (root + "/" + relative as NSString).deletingLastPathComponent
+        try fileManager.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    }
+    for folder in fixture.folders {
+        try fileManager.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+    }
+    for (relative, contents) in fixture.files {
+        try parentFolder(of: relative)
+        guard fileManager.createFile(atPath: root + "/" + relative, contents: Data(contents.utf8)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+    for (relative, destination) in fixture.symlinks {
+        try parentFolder(of: relative)
+        try fileManager.createSymbolicLink(
+            atPath: root + "/" + relative,
+            withDestinationPath: destination.replacingOccurrences(of: "$TMP", with: root)
+        )
+    }
+    return try body(root)
+}

@@ -15,17 +15,17 @@ public final class MockServer: @unchecked Sendable {
     let configuration: ServerConfiguration
     let counters: CallCounters
     let logger: Logger
-    private let current: Mutex<ServingTree>
+    private let current: Locked<ServingTree>
     /// Requests between their request line and libmicrohttpd's completion notice.
     let inFlight = Atomic<Int>(0)
     /// Delayed requests waiting for their timer, so that shut-down can answer them early if it must.
-    let suspended = Mutex<[ObjectIdentifier: RequestState]>([:])
+    let suspended = Locked<[ObjectIdentifier: RequestState]>([:])
     private var daemon: OpaquePointer?
     /// The last requests, for the admin API; nil when the admin API is off.
     let journal: RequestJournal?
     let loader: TreeLoader
     /// One reload at a time, whatever asked for it (file changes, SIGHUP, the admin API).
-    let reloading = Mutex(())
+    let reloading = Locked(())
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""
@@ -36,7 +36,7 @@ public final class MockServer: @unchecked Sendable {
         self.logger = logger
         self.loader = loader
         self.journal = configuration.admin ? RequestJournal() : nil
-        self.current = Mutex(ServingTree(tree, counters: counters, configuration: configuration))
+        self.current = Locked(ServingTree(tree, counters: counters, configuration: configuration))
     }
 
     /// The tree requests are answered from right now.
@@ -61,9 +61,10 @@ public final class MockServer: @unchecked Sendable {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let poolSize = UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let connectionLimit = Self.raiseDescriptorLimit(for: configuration.connectionLimit)
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let daemon = em_start_daemon(
-            flags, socket.descriptor, poolSize, 30, 4096,
+            flags, socket.descriptor, poolSize, UInt32(configuration.connectionTimeout), UInt32(connectionLimit),
             MockServer.accessHandler, MockServer.completedHandler, MockServer.requestStartHandler, context
         ) else {
             close(socket.descriptor)
@@ -71,6 +72,19 @@ public final class MockServer: @unchecked Sendable {
         }
         self.daemon = daemon
         self.address = socket.address
+    }
+
+    /// Raises the open-files limit as far as the system allows (Debian starts processes at 1024) so that
+    /// the connection limit, not a failing accept, is what turns clients away; returns the usable limit.
+    private static func raiseDescriptorLimit(for connections: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return connections }
+        let wanted = rlim_t(connections + 64)  // room for the tree's files, the watcher, the journal
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(wanted, limit.rlim_max)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return min(connections, max(16, Int(limit.rlim_cur) - 64))
     }
 
     /// Stops accepting, lets requests in flight (delayed ones too) finish within `grace`, answers any

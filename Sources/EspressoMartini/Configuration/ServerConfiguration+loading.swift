@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -75,6 +75,14 @@ extension ServerConfiguration {
             case "admin", "watch":
                 guard case .bool(let flag) = member.value else { wrongType("true or false"); continue }
                 if member.key == "admin" { configuration.admin = flag } else { configuration.watch = flag }
+            case "connection_timeout", "connection_limit":
+                let range = member.key == "connection_timeout" ? 1...86_400 : 1...65_536
+                guard case .integer(let number) = member.value else { wrongType("an integer from \(range.lowerBound) to \(range.upperBound)"); continue }
+                guard range.contains(Int(number)) else {
+                    diagnostics.error(file, at, "'\(member.key)' \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)")
+                    continue
+                }
+                if member.key == "connection_timeout" { configuration.connectionTimeout = Int(number) } else { configuration.connectionLimit = Int(number) }
             case "environment":
                 break  // accepted for compatibility with the original tool; it has no effect
             default:

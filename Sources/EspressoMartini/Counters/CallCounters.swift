@@ -1,9 +1,8 @@
-import Synchronization
 
 /// Every exchange's call counter, kept apart from the immutable trees so that a reload can hand the
 /// same counter to the new tree's exchange with the same method and route: counts survive reloads.
 public final class CallCounters: Sendable {
-    private let counters = Mutex<[String: CallCounter]>([:])
+    private let counters = Locked<[String: CallCounter]>([:])
 
     public init() {}
 

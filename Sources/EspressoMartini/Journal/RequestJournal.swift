@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The last `capacity` requests, oldest first: a ring buffer behind one short lock.
 public final class RequestJournal: Sendable {
@@ -10,7 +9,7 @@ public final class RequestJournal: Sendable {
     }
 
     private let capacity: Int
-    private let ring = Mutex(Ring())
+    private let ring = Locked(Ring())
 
     public init(capacity: Int = RequestJournal.defaultCapacity) {
         self.capacity = capacity

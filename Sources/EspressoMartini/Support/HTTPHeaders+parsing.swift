@@ -1,6 +1,10 @@
 /// Reads a `headers` object, shared by response objects and the server configuration:
 /// each value a string, or an array of strings for a repeated header.
 enum HeadersParser {
+    /// Framing headers the server derives from the body; a copied `Transfer-Encoding: chunked` would
+    /// otherwise make a HEAD answer carry chunk bytes.
+    static let serverManaged: Set<String> = ["content-length", "transfer-encoding"]
+
     static func parse(
         _ value: JSONValue, at path: [String], file: String, map: some JSONPositions, into diagnostics: inout Diagnostics
     ) -> [HTTPHeader] {
@@ -13,6 +17,10 @@ enum HeadersParser {
             let memberPath = path + [member.key]
             guard isToken(member.key) else {
                 diagnostics.error(file, map.key(memberPath), "'\(member.key)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)")
+                continue
+            }
+            if serverManaged.contains(member.key.lowercased()) {
+                diagnostics.warning(file, map.key(memberPath), "'\(member.key)' is set by the server from the body; this header is not sent")
                 continue
             }
             let values: [(String, [String])]

@@ -1,3 +1,4 @@
+import EspressoMartini
 import Foundation
 import Synchronization
 import Testing
@@ -23,7 +24,7 @@ struct ReloadUnderLoadTests {
 
         let stop = Atomic<Bool>(false)
         let answered = Atomic<Int>(0)
-        let problems = Mutex<[String]>([])
+        let problems = Locked<[String]>([])  // a pthread lock: the thread sanitizer sees it
         let client = server.client
         let workers = (0..<Self.clients).map { worker in
             Thread {

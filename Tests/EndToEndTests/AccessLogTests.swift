@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// §4 access log: one INFO line per request on standard error; §8 logs never on standard output.
+@Suite("§4 access log")
+struct AccessLogTests {
+    static let exchanges: [String: TreeEntry] = [
+        "items/{id}/GET/configuration.json": #"[{"body": "1"}, {"status_code": 201, "body": "2"}, {"body": "3"}]"#,
+    ]
+
+    @Test("one INFO line per request: method, path, status, route and position")
+    func accessLogLines() async throws {
+        let tree = try TemporaryTree(exchanges: Self.exchanges)
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree)
+        defer { server.stop() }
+        #expect(try await server.client.get("/items/7").statusCode == 200)
+        #expect(try await server.client.get("/items/8").statusCode == 201)
+        #expect(try await server.client.get("/missing/thing").statusCode == 404)
+
+        let second = await server.waitForStandardErrorLine { $0.contains("/items/8") }
+        let line = try #require(second, "no access log line for /items/8:\n\(server.standardError)")
+        #expect(line.contains("INFO"))
+        #expect(line.contains("GET"))
+        #expect(line.contains(" 201"))
+        #expect(line.contains("/items/{id}"), "no route in: \(line)")
+        #expect(line.contains("2/3"), "no position in: \(line)")
+        #expect(line.range(of: #"\d+(\.\d+)?\s*(ms|s|µs)"#, options: .regularExpression) != nil, "no time taken in: \(line)")
+
+        let first = await server.waitForStandardErrorLine { $0.contains("/items/7") }
+        #expect(first?.contains("1/3") == true, "\(first ?? "none")")
+
+        let notFound = await server.waitForStandardErrorLine { $0.contains("/missing/thing") }
+        #expect(notFound?.contains("404") == true, "\(notFound ?? "none")")
+        #expect(notFound?.contains("INFO") == true)
+
+        let outcome = server.stop()
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.standardOutputLines.count == 1, "logs on standard output:\n\(outcome.standardOutput)")
+        let accessLines = outcome.standardErrorLines.filter { $0.contains("/items/") || $0.contains("/missing/") }
+        #expect(accessLines.count == 3, "\(accessLines)")
+    }
+
+    @Test("--log-level ERROR silences the access log")
+    func errorLevelSilences() async throws {
+        let tree = try TemporaryTree(exchanges: Self.exchanges)
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree, ["--log-level", "ERROR"])
+        defer { server.stop() }
+        #expect(try await server.client.get("/items/7").statusCode == 200)
+        #expect(try await server.client.get("/missing").statusCode == 404)
+        let outcome = server.stop()
+        #expect(outcome.exitCode == 0)
+        #expect(!outcome.standardError.contains("/items/7"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("/missing"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("INFO"))
+    }
+}

@@ -9,21 +9,26 @@ final class PreparedResponse: @unchecked Sendable {
     /// Files up to this size are read once at load time and served from memory.
     static let inMemoryFileLimit = 64 * 1024
 
+    /// A large file's path and the headers to send with it, built into a response per request.
+    private struct LargeFile {
+        let path: String
+        let headers: [HTTPHeader]
+    }
+
     let statusCode: UInt32
     /// Effective delay in seconds (the response's own, else the global one).
     let delay: Double
-    let headers: [HTTPHeader]
     /// libmicrohttpd responses may be queued on many connections at once (they are reference counted).
     private let shared: OpaquePointer?
-    private let largeFile: String?
+    private let largeFile: LargeFile?
 
     init(_ response: MockResponse, globalHeaders: [HTTPHeader], globalDelay: Double) {
         statusCode = UInt32(response.statusCode)
         delay = response.delay ?? globalDelay
-        headers = response.effectiveHeaders(global: globalHeaders)
+        let headers = response.effectiveHeaders(global: globalHeaders)
         switch response.body {
         case .file(_, let path, let size) where size > Self.inMemoryFileLimit:
-            largeFile = path
+            largeFile = LargeFile(path: path, headers: headers)
             shared = nil
         case .file(_, let path, _):
             largeFile = nil
@@ -44,8 +49,8 @@ final class PreparedResponse: @unchecked Sendable {
         if let shared {
             return (MHD_queue_response(connection, statusCode, shared), statusCode)
         }
-        guard let path = largeFile, let response = Self.fileResponse(path, headers: headers) else {
-            let failure = GeneratedResponse.error(500, "the response file \(largeFile ?? "") cannot be read", globalHeaders: [])
+        guard let largeFile, let response = Self.fileResponse(largeFile.path, headers: largeFile.headers) else {
+            let failure = GeneratedResponse.error(500, "the response file \(largeFile?.path ?? "") cannot be read", globalHeaders: [])
             return failure.queue(on: connection)
         }
         defer { MHD_destroy_response(response) }

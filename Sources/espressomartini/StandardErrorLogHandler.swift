@@ -2,9 +2,9 @@ import EspressoMartini
 import Glibc
 import Logging
 
-/// Writes one line per message to standard error, each with a single `write` so that lines from the
-/// worker threads never interleave. Under systemd (`JOURNAL_STREAM` set) the line carries a syslog
-/// priority prefix and no timestamp, because the journal adds its own.
+/// One line per message on standard error, through `LogWriter` so that no worker thread waits on the
+/// terminal. Under systemd (`JOURNAL_STREAM` set) the line carries a syslog priority prefix and no
+/// timestamp, because the journal adds its own.
 struct StandardErrorLogHandler: LogHandler {
     static let journal = standardErrorIsJournal()
 
@@ -17,15 +17,15 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let line: String
         if Self.journal {
-            line = "<\(Self.syslogPriority(event.level))>\(event.message)\n"
+            LogWriter.shared.append("<\(Self.syslogPriority(event.level))>\(event.message)\n")
         } else {
-            line = "\(Timestamp.now.iso8601) \(event.level.rawValue.uppercased()) \(event.message)\n"
+            LogWriter.shared.append("\(Self.timestamps.current()) \(Self.levelNames[event.level]!) \(event.message)\n")
         }
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
+
+    private static let timestamps = TimestampFormatter()
+    private static let levelNames = Dictionary(uniqueKeysWithValues: Logger.Level.allCases.map { ($0, $0.rawValue.uppercased()) })
 
     /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream connected to the journal; a child
     /// process whose standard error was redirected elsewhere inherits the variable, hence the comparison.

@@ -5,11 +5,20 @@ public struct RouteTrie: Sendable {
         var literals: [String: Int32] = [:]
         var single: Int32 = -1
         var catchAll: Int32 = -1
-        /// Exchange index per `HTTPMethod.rawValue`, -1 where none.
-        var exchanges = [Int32](repeating: -1, count: HTTPMethod.allCases.count)
+        var exchanges = MethodTable()
 
-        func exchange(for method: HTTPMethod) -> Int32 { exchanges[method.rawValue] }
-        var hasExchanges: Bool { exchanges.contains { $0 >= 0 } }
+        func exchange(for method: HTTPMethod) -> Int32 { exchanges[method] }
+    }
+
+    /// Exchange index per method, -1 where none: stored inline in the node (no allocation per node,
+    /// which counts on trees of thousands of folders).
+    struct MethodTable: Sendable {
+        private var slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+        subscript(method: HTTPMethod) -> Int32 {
+            get { withUnsafeBytes(of: slots) { $0.load(fromByteOffset: method.rawValue * 4, as: Int32.self) } }
+            set { withUnsafeMutableBytes(of: &slots) { $0.storeBytes(of: newValue, toByteOffset: method.rawValue * 4, as: Int32.self) } }
+        }
     }
 
     private(set) var nodes: [Node] = [Node()]
@@ -23,9 +32,9 @@ public struct RouteTrie: Sendable {
         for segment in pattern.segments {
             node = child(of: node, for: segment)
         }
-        let existing = nodes[node].exchanges[method.rawValue]
+        let existing = nodes[node].exchanges[method]
         if existing >= 0 { return Int(existing) }
-        nodes[node].exchanges[method.rawValue] = Int32(exchange)
+        nodes[node].exchanges[method] = Int32(exchange)
         return nil
     }
 

@@ -80,6 +80,7 @@ struct Run: ParsableCommand {
         ServiceManager.stopping()
         logger.notice("stopping: finishing the requests in flight")
         server.stop()
+        LogWriter.shared.flush()
     }
 
     /// Blocks until SIGINT or SIGTERM, calling `onHangUp` for every SIGHUP. The signal sources must

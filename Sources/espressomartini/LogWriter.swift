@@ -1,0 +1,67 @@
+import Dispatch
+import EspressoMartini
+import Glibc
+
+/// Collects log lines in memory and writes them to standard error from one background thread, so that
+/// a worker thread answering a request never waits on a `write` (a terminal or a slow pipe can block).
+/// Lines reach standard error within about 10 ms, in the order they were logged, and are flushed at exit.
+final class LogWriter: Sendable {
+    static let shared = LogWriter()
+
+    /// Beyond this much unwritten text (standard error not being read), new lines are counted, not kept.
+    static let backlogLimit = 8 * 1024 * 1024
+
+    private struct Backlog {
+        var bytes: [UInt8] = []
+        var dropped = 0
+    }
+
+    private let backlog = Locked(Backlog())
+    /// Serializes the actual writes (the background loop and `flush`), keeping lines in order.
+    private let writing = Locked(())
+
+    private init() {
+        DispatchQueue(label: "espressomartini.log-writer").async { [self] in
+            while true {
+                usleep(10_000)
+                flush()
+            }
+        }
+    }
+
+    func append(_ line: String) {
+        backlog.withLock { backlog in
+            if backlog.bytes.count > Self.backlogLimit {
+                backlog.dropped += 1
+            } else {
+                backlog.bytes.append(contentsOf: line.utf8)
+            }
+        }
+    }
+
+    /// Writes everything logged so far.
+    func flush() {
+        writing.withLock { _ in
+            let (bytes, dropped) = backlog.withLock { backlog in
+                defer { backlog = Backlog() }
+                return (backlog.bytes, backlog.dropped)
+            }
+            Self.write(bytes)
+            if dropped > 0 {
+                Self.write(Array("espressomartini: \(dropped) log lines dropped: standard error was not read fast enough\n".utf8))
+            }
+        }
+    }
+
+    private static func write(_ bytes: [UInt8]) {
+        var offset = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let written = Glibc.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

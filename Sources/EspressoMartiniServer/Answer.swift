@@ -31,8 +31,8 @@ struct Answer {
 
     /// `GET /users/{id} 2/3`, counting from 1, or `-`.
     var logDescription: String {
-        guard let exchange = served?.exchange, let position else { return "-" }
-        return "\(exchange.method.name) \(exchange.route) \(position + 1)/\(exchange.responses.count)"
+        guard let served, let position else { return "-" }
+        return served.logLabel + " " + String(position + 1) + "/" + String(served.responses.count)
     }
 
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {

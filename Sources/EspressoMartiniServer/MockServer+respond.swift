@@ -11,21 +11,21 @@ extension MockServer {
     func respond(
         to state: RequestState, connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>
     ) -> MHD_Result {
-        if let pending = state.pending {
-            state.pending = nil
-            return send(pending, for: state, on: connection, method: method, url: url)
-        }
         let methodName = String(cString: method)
         let path = String(cString: url)
+        if let pending = state.pending {
+            state.pending = nil
+            return send(pending, for: state, on: connection, method: methodName, path: path)
+        }
         let requestPath = RequestPath(path)
         if configuration.admin, !requestPath.hasDotSegment, requestPath.segments.first == Self.adminPrefix {
             let answer = Answer.generated(adminResponse(method: methodName, segments: requestPath.segments, connection: connection))
-            return send(answer, for: state, on: connection, method: method, url: url)
+            return send(answer, for: state, on: connection, method: methodName, path: path)
         }
         let answer = choose(method: methodName, path: path, requestPath: requestPath)
         journal?.record(journalEntry(for: answer, state: state, connection: connection, method: methodName, path: path))
         guard answer.delay > 0 else {
-            return send(answer, for: state, on: connection, method: method, url: url)
+            return send(answer, for: state, on: connection, method: methodName, path: path)
         }
         state.pending = answer
         state.connection = connection
@@ -95,21 +95,16 @@ extension MockServer {
         return packed
     }
 
-    private func send(
-        _ answer: Answer, for state: RequestState, on connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>
-    ) -> MHD_Result {
+    private func send(_ answer: Answer, for state: RequestState, on connection: OpaquePointer, method: String, path: String) -> MHD_Result {
         let (result, status) = answer.queue(on: connection)
         if logger.logLevel <= .info {
             let elapsed = ContinuousClock.now - state.started
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            logger.info("\(String(cString: method)) \(String(cString: url)) \(status) \(answer.logDescription) \(formatMilliseconds(milliseconds))")
+            let hundredths = Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
+            let fraction = hundredths % 100
+            let time = String(hundredths / 100) + (fraction < 10 ? ".0" : ".") + String(fraction) + "ms"
+            // `source` given: swift-log would otherwise work out the module from the file name on every call.
+            logger.info("\(method) \(path) \(status) \(answer.logDescription) \(time)", source: "espressomartini")
         }
         return result
-    }
-
-    private func formatMilliseconds(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms"
     }
 }

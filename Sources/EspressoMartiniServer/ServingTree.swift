@@ -8,11 +8,14 @@ final class ServingTree: Sendable {
         let exchange: Exchange
         let counter: CallCounter
         let responses: [PreparedResponse]
+        /// `GET /users/{id}` for the access log, built once.
+        let logLabel: String
 
         init(exchange: Exchange, counter: CallCounter, responses: [PreparedResponse]) {
             self.exchange = exchange
             self.counter = counter
             self.responses = responses
+            self.logLabel = "\(exchange.method.name) \(exchange.route)"
         }
     }
 

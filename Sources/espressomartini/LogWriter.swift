@@ -29,12 +29,15 @@ final class LogWriter: Sendable {
         }
     }
 
-    func append(_ line: String) {
+    /// Adds the line `prefix + message` (the newline is added here), copying the bytes once.
+    func append(_ prefix: String, _ message: String) {
         backlog.withLock { backlog in
             if backlog.bytes.count > Self.backlogLimit {
                 backlog.dropped += 1
             } else {
-                backlog.bytes.append(contentsOf: line.utf8)
+                backlog.bytes.append(contentsOf: prefix.utf8)
+                backlog.bytes.append(contentsOf: message.utf8)
+                backlog.bytes.append(UInt8(ascii: "\n"))
             }
         }
     }

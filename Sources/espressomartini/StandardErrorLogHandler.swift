@@ -17,15 +17,13 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        if Self.journal {
-            LogWriter.shared.append("<\(Self.syslogPriority(event.level))>\(event.message)\n")
-        } else {
-            LogWriter.shared.append("\(Self.timestamps.current()) \(Self.levelNames[event.level]!) \(event.message)\n")
-        }
+        let prefix = Self.journal ? "<\(Self.syslogPriority(event.level))>" : Self.timestamps.current() + Self.levelNames[event.level]!
+        LogWriter.shared.append(prefix, event.message.description)
     }
 
     private static let timestamps = TimestampFormatter()
-    private static let levelNames = Dictionary(uniqueKeysWithValues: Logger.Level.allCases.map { ($0, $0.rawValue.uppercased()) })
+    /// ` INFO ` and the like, between the timestamp and the message.
+    private static let levelNames = Dictionary(uniqueKeysWithValues: Logger.Level.allCases.map { ($0, " \($0.rawValue.uppercased()) ") })
 
     /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream connected to the journal; a child
     /// process whose standard error was redirected elsewhere inherits the variable, hence the comparison.

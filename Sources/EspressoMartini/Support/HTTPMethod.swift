@@ -23,9 +23,20 @@ public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// The method of a request as the wire spells it (methods are case-sensitive in HTTP).
+    /// A switch, not a search of `allCases`: this runs for every request.
     public init?(requestMethod: String) {
-        guard let method = HTTPMethod.allCases.first(where: { $0.name == requestMethod }) else { return nil }
-        self = method
+        switch requestMethod {
+        case "GET": self = .get
+        case "HEAD": self = .head
+        case "POST": self = .post
+        case "PUT": self = .put
+        case "PATCH": self = .patch
+        case "DELETE": self = .delete
+        case "OPTIONS": self = .options
+        case "TRACE": self = .trace
+        case "CONNECT": self = .connect
+        default: return nil
+        }
     }
 
     public static func < (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool { lhs.name < rhs.name }

@@ -1,3 +1,4 @@
+import Dispatch
 import EspressoMartini
 
 /// A loaded tree made ready to serve: every response prepared, every exchange tied to its call counter.
@@ -22,16 +23,23 @@ final class ServingTree: Sendable {
     let tree: ExchangeTree
     let exchanges: [ServingExchange]
 
+    /// Prepares the responses on every core: reading the small response files of a large tree is most
+    /// of the work of a start or a reload.
     init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
         self.tree = tree
-        self.exchanges = tree.exchanges.map { exchange in
-            ServingExchange(
-                exchange: exchange,
-                counter: counters.counter(for: exchange.counterKey),
-                responses: exchange.responses.map {
+        let counterList = tree.exchanges.map { counters.counter(for: $0.counterKey) }
+        let prepared = [ServingExchange?](unsafeUninitializedCapacity: tree.exchanges.count) { buffer, count in
+            // Each iteration writes its own slot only.
+            nonisolated(unsafe) let slots = buffer.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: tree.exchanges.count) { index in
+                let exchange = tree.exchanges[index]
+                let responses = exchange.responses.map {
                     PreparedResponse($0, globalHeaders: configuration.headers, globalDelay: configuration.delay)
                 }
-            )
+                (slots + index).initialize(to: ServingExchange(exchange: exchange, counter: counterList[index], responses: responses))
+            }
+            count = tree.exchanges.count
         }
+        self.exchanges = prepared.map { $0! }
     }
 }

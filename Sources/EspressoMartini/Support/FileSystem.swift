@@ -86,32 +86,28 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// The whole file, or nil when it cannot be read. Sized by `fstat`, so a small file is one `read`;
-    /// a file that grows meanwhile is read to its end all the same.
+    /// The whole file, or nil when it cannot be read. Most files in a tree are small: one `read` into
+    /// a buffer larger than the file returns it whole (a short read on a regular file is its end), so
+    /// they cost three system calls; larger files are read on until the end.
     public static func contents(of path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
         var bytes: [UInt8] = []
-        var capacity = max(Int(info.st_size) + 1, 4096)
+        var chunk = 64 * 1024
         while true {
             var failed = false
-            let before = bytes.count
-            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: capacity - before) { buffer, count in
-                count = 0
-                while count < buffer.count {
-                    let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-                    if got < 0 && errno == EINTR { continue }
-                    if got < 0 { failed = true }
-                    if got <= 0 { break }
-                    count += got
-                }
+            var got = 0
+            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: chunk) { buffer, count in
+                repeat {
+                    got = read(descriptor, buffer.baseAddress!, buffer.count)
+                } while got < 0 && errno == EINTR
+                failed = got < 0
+                count = max(got, 0)
             })
             if failed { return nil }
-            if bytes.count < capacity { return bytes }  // end of file reached
-            capacity *= 2
+            if got < chunk { return bytes }
+            chunk = min(chunk * 2, 16 * 1024 * 1024)
         }
     }
 

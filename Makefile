@@ -21,7 +21,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl
 
-.PHONY: all build deps deps-packaging run test test-plain test-thread-sanitizer install install-files uninstall deb check-package clean
+.PHONY: all build deps deps-packaging run test test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -91,3 +91,15 @@ check-package: deb
 
 clean:
 	rm -rf .build .build-tsan dist debian/changelog
+
+# `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
+# 127.0.0.1; prints the Markdown table of the README's "Performance" section and saves it, with the raw
+# numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), DURATION (seconds per load,
+# default 5) and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
+BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl
+
+bench: build bench-deps
+	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh
+
+bench-deps: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"

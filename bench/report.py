@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""report.py RAW.jsonl KEY=VALUE...: the Markdown report of one `make bench` run.
+
+Every figure is the median over the rounds; every ratio is the median of the ratios taken within each round
+(the two sides measured minutes apart at most, so the machine's other work weighs on both alike).
+KEY=VALUE pairs (date, machine, load, rerun, version, libmicrohttpd, settings, wall, nginx) fill the header.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+meta = dict(argument.split("=", 1) for argument in sys.argv[2:])
+rounds = sorted({r["round"] for r in records})
+
+loads = defaultdict(dict)      # (server, probe) -> {round: wrk record}
+failures = defaultdict(list)   # (server, probe) -> [reason]
+values = defaultdict(dict)     # (server, metric) -> {round: value}
+for r in records:
+    if "failed" in r:
+        failures[(r["server"], r["probe"])].append(r["failed"])
+    elif "metric" in r:
+        if r["value"] is not None:
+            values[(r["server"], r["metric"])][r["round"]] = r["value"]
+    else:
+        r["cpu_us"] = r["cpu_ticks"] * 1e6 / r["clk_tck"] / r["requests"] if r["requests"] else None
+        loads[(r["server"], r["probe"])][r["round"]] = r
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def figure(server, probe, field):
+    return median(r[field] for r in loads[(server, probe)].values())
+
+
+def ratio(a, b, field):
+    """median over rounds of a/b, a and b being (server, probe) measured in the same round"""
+    return median(loads[a][n][field] / loads[b][n][field]
+                  for n in loads[a] if n in loads[b] and loads[a][n][field] and loads[b][n][field])
+
+
+def value_ratio(a, b, metric):
+    return median(values[(a, metric)][n] / values[(b, metric)][n]
+                  for n in values[(a, metric)] if n in values[(b, metric)] and values[(b, metric)][n])
+
+
+def count(x):
+    return "—" if x is None else "{:,.0f}".format(x)
+
+
+def ms(us):
+    return "—" if us is None else "%.2f" % (us / 1000)
+
+
+def times(x):
+    return "—" if x is None else "%.2f" % x
+
+
+def warning(server, probe):
+    """failed rounds and wrk errors, to append to a cell"""
+    notes = []
+    if failures[(server, probe)]:
+        notes.append("%d round(s) failed: %s" % (len(failures[(server, probe)]), failures[(server, probe)][0][:120]))
+    errors = sum(sum(r["errors"].values()) for r in loads[(server, probe)].values())
+    if errors:
+        notes.append("%d socket/HTTP errors" % errors)
+    return (" ⚠ " + "; ".join(notes)) if notes else ""
+
+
+def cell(server, probe, field, fmt=count):
+    if not loads[(server, probe)]:
+        return "FAIL" + warning(server, probe) if failures[(server, probe)] else "—"
+    return fmt(figure(server, probe, field)) + warning(server, probe)
+
+
+def spread(server, metric, fmt):
+    xs = list(values[(server, metric)].values())
+    if not xs:
+        return "—"
+    text = fmt(median(xs))
+    return text + (" [%s–%s]" % (fmt(min(xs)), fmt(max(xs))) if len(xs) > 1 else "")
+
+
+mib = lambda kib: "%.1f MiB" % (kib / 1024)
+startup = lambda s: "%.1f ms" % (s * 1000)
+
+def logged():
+    """the access-log lines written during the INFO load per request wrk counted (the extra one is the
+    request run.sh sends to check the route first)"""
+    shares = [(values[("em-10-info", "access_log_lines")][n] - 1) / r["requests"]
+              for n, r in loads[("em-10-info", "hello")].items()
+              if values[("em-10-info", "access_log_lines")].get(n) is not None and r["requests"]]
+    if not shares:
+        return ""
+    share = min(shares)
+    return "; every request logged" if share >= 0.999 else " ⚠ only %.1f%% of the requests logged" % (100 * share)
+
+
+rows = [
+    ("Small JSON (`GET /api/v1/hello`, 101 bytes), 10-exchange tree: req/s",
+     cell("ceiling", "hello", "rps"), cell("em-10", "hello", "rps"),
+     times(ratio(("em-10", "hello"), ("ceiling", "hello"), "rps"))),
+    ("… latency p50 / p99, ms",
+     "%s / %s" % (cell("ceiling", "hello", "p50_us", ms), cell("ceiling", "hello", "p99_us", ms)),
+     "%s / %s" % (cell("em-10", "hello", "p50_us", ms), cell("em-10", "hello", "p99_us", ms)),
+     "%s / %s" % (times(ratio(("em-10", "hello"), ("ceiling", "hello"), "p50_us")),
+                  times(ratio(("em-10", "hello"), ("ceiling", "hello"), "p99_us")))),
+    ("… server CPU per request, µs",
+     cell("ceiling", "hello", "cpu_us", lambda x: "—" if x is None else "%.1f" % x),
+     cell("em-10", "hello", "cpu_us", lambda x: "—" if x is None else "%.1f" % x),
+     times(ratio(("em-10", "hello"), ("ceiling", "hello"), "cpu_us"))),
+    ("… with the access log at INFO (to a file) vs ERROR: req/s", "—",
+     "%s vs %s%s" % (cell("em-10-info", "hello", "rps"), cell("em-10", "hello", "rps"), logged()),
+     times(ratio(("em-10-info", "hello"), ("em-10", "hello"), "rps"))),
+]
+for probe, title in (("deep", "Deep literal route (11 segments)"),
+                     ("id", "`{id}` route (`/api/v1/users/{id}/profile`)"),
+                     ("glob", "`**` route (`/api/v1/files/**`, 3 segments matched)")):
+    rows.append(("%s, 10 000- vs 10-exchange tree: req/s" % title, "—",
+                 "%s vs %s" % (cell("em-10000", probe, "rps"), cell("em-10", probe, "rps")),
+                 times(ratio(("em-10000", probe), ("em-10", probe), "rps"))))
+rows.append(("1 MiB file (`response_file`, streamed from disk), 32 connections: MiB/s",
+             cell("ceiling-file", "file", "mib_s"), cell("em-10", "file", "mib_s"),
+             times(ratio(("em-10", "file"), ("ceiling-file", "file"), "mib_s"))))
+if loads[("nginx", "file")] or failures[("nginx", "file")]:
+    rows.append(("… the same file from nginx (sendfile), for reference: espressomartini vs nginx, MiB/s", "—",
+                 "%s vs %s" % (cell("em-10", "file", "mib_s"), cell("nginx", "file", "mib_s")),
+                 times(ratio(("em-10", "file"), ("nginx", "file"), "mib_s"))))
+rows += [
+    ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
+     spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),
+    ("Resident memory idle after start-up, 10 000-exchange tree",
+     spread("ceiling", "rss_idle_kib", mib), spread("em-10000", "rss_idle_kib", mib),
+     times(value_ratio("em-10000", "ceiling", "rss_idle_kib"))),
+    ("Resident memory after the loads, 10 000-exchange tree",
+     spread("ceiling", "rss_after_kib", mib), spread("em-10000", "rss_after_kib", mib),
+     times(value_ratio("em-10000", "ceiling", "rss_after_kib"))),
+    ("Resident memory after all the loads (JSON, routes, 1 MiB file), 10-exchange tree",
+     spread("ceiling-file", "rss_after_file_kib", mib), spread("em-10", "rss_after_file_kib", mib),
+     times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
+]
+
+out = ["# espressomartini benchmark — %s" % meta.get("date", "?"), ""]
+out.append("- Machine: %s; load average %s." % (meta.get("machine", "?"), meta.get("load", "?")))
+out.append("- espressomartini %s; libmicrohttpd %s." % (meta.get("version", "?"), meta.get("libmicrohttpd", "?")))
+out.append("- %s; measured servers alternated within each round; %s s in all." % (meta.get("settings", "?"), meta.get("wall", "?")))
+out.append("- Rerun: `%s`" % meta.get("rerun", "make bench"))
+out.append("")
+out.append("| measurement | ceiling | espressomartini | ratio |")
+out.append("|---|---:|---:|---:|")
+for title, ceiling, project, r in rows:
+    out.append("| %s | %s | %s | %s |" % (title, ceiling, project, r))
+out.append("")
+out.append("The ceiling is `bench/ceiling.c`: libmicrohttpd with the same threading as espressomartini (internal polling "
+           "thread + epoll, one thread per CPU), a fixed body, no routing, no tree. Figures are medians over the rounds. "
+           "**ratio** = espressomartini ÷ ceiling, or, where a cell reads \"A vs B\", A ÷ B; each ratio is the median of "
+           "the ratios within a round. Below 1 for req/s and MiB/s is slower; above 1 for latency, CPU and memory is more. "
+           "The machine may be doing other work: compare ratios, not absolute figures, between machines.")
+out.append("")
+
+out.append("## Raw numbers")
+out.append("")
+out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
+           "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
+           "access log to a file)%s." % (", `nginx` (%s)" % meta["nginx"] if meta.get("nginx") else ""))
+out.append("")
+out.append("| round | server | path | connections | requests | req/s | MiB/s | p50 ms | p99 ms | max ms | CPU µs/req | errors |")
+out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/target",
+         "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big"}
+order = list(paths)
+for r in sorted((r for rs in loads.values() for r in rs.values()),
+                key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):
+    errors = ", ".join("%s %d" % kv for kv in r["errors"].items() if kv[1]) or "0"
+    out.append("| %d | %s | `%s` | %d | %s | %s | %.1f | %s | %s | %s | %s | %s |" % (
+        r["round"], r["server"], paths.get(r["probe"], r["probe"]), r["connections"], count(r["requests"]),
+        count(r["rps"]), r["mib_s"], ms(r["p50_us"]), ms(r["p99_us"]), ms(r["max_us"]),
+        "—" if r["cpu_us"] is None else "%.1f" % r["cpu_us"], errors))
+out.append("")
+out.append("| round | server | measurement | value |")
+out.append("|---:|---|---|---:|")
+for (server, metric), by_round in sorted(values.items()):
+    for n, v in sorted(by_round.items()):
+        shown = startup(v) if metric == "startup_s" else count(v) if metric == "access_log_lines" else mib(v)
+        out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
+for (server, probe), reasons in sorted(failures.items()):
+    for reason in reasons:
+        out.append("")
+        out.append("Failed: %s on %s: %s" % (server, probe, reason))
+print("\n".join(out))

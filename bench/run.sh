@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# make bench: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c), on this machine,
+# over 127.0.0.1 only. `make bench` installs what is missing and builds first; run directly, it expects
+# .build/release/espressomartini and wrk, gcc, libmicrohttpd-dev, python3 and curl.
+#
+#   QUICK=1       1 round of 3-second loads (about 2 minutes)
+#   ROUNDS=3      rounds; in each, the servers are measured in turn, their order flipped every round
+#   DURATION=5    seconds per wrk load
+#   BENCH_DIR=/tmp/espressomartini-bench   trees, the ceiling binary, server logs (never committed)
+#   BINARY=.build/release/espressomartini
+#
+# Prints a Markdown table and writes it, with every raw number, to bench/results/<date>.md (+ .jsonl).
+set -uo pipefail
+export LC_ALL=C
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$HERE")
+BINARY=${BINARY:-$REPO/.build/release/espressomartini}
+WORK=${BENCH_DIR:-/tmp/espressomartini-bench}
+if [[ ${QUICK:-0} != 0 && -n ${QUICK:-} ]]; then QUICK=1; else QUICK=0; fi
+ROUNDS_GIVEN=${ROUNDS:-} DURATION_GIVEN=${DURATION:-}
+if [[ $QUICK == 1 ]]; then ROUNDS=${ROUNDS:-1}; DURATION=${DURATION:-3}; else ROUNDS=${ROUNDS:-3}; DURATION=${DURATION:-5}; fi
+THREADS=2 CONNECTIONS=64 FILE_CONNECTIONS=32 EXCHANGES=10000
+START_LIMIT=60   # seconds a server may take to answer its first 200
+STAMP=$(date +%Y-%m-%d-%H%M%S)
+RESULTS=$HERE/results
+RAW=$WORK/raw-$STAMP.jsonl
+
+say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
+[[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "DURATION must be a whole number of seconds, not '$DURATION'"
+for tool in wrk gcc python3 curl; do
+  command -v "$tool" > /dev/null || die "$tool is missing: run 'make bench', which installs it"
+done
+[[ -x $BINARY ]] || die "$BINARY is missing: run 'make build' (or 'make bench', which builds it)"
+
+# ------------------------------------------------------------------------------------------- processes
+STARTED=()   # every process this script started and has not reaped yet; all stopped on exit
+
+forget() {  # forget PID...: reaped, so never to be signalled again (the number may be reused)
+  local keep=() pid gone
+  for pid in "${STARTED[@]}"; do
+    for gone in "$@"; do [[ $pid == "$gone" ]] && continue 2; done
+    keep+=("$pid")
+  done
+  STARTED=("${keep[@]}")
+}
+
+stop_pids() {  # SIGTERM, up to 5 s to exit, then SIGKILL; only PIDs this script started
+  local pid i
+  for pid in "$@"; do kill -TERM "$pid" 2> /dev/null; done
+  for pid in "$@"; do
+    for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2> /dev/null
+    wait "$pid" 2> /dev/null
+  done
+  forget "$@"
+}
+trap 'stop_pids "${STARTED[@]}"' EXIT
+trap 'say "interrupted"; exit 130' INT TERM
+
+declare -A PID=() PORT=() LOG=()
+SERVERS=()       # the servers of the current round, in start order
+STARTUP_S="" FAILURE=""   # set by start_server
+
+alive() { [[ -n ${PID[$1]:-} ]] && kill -0 "${PID[$1]}" 2> /dev/null; }
+
+log_tail() { tail -c 400 "${LOG[$1]}" 2> /dev/null | tr '\n' ' '; }
+
+# start_server NAME LOGFILE COMMAND...: starts COMMAND (which must listen on ${PORT[NAME]}), waits, bounded,
+# for its first 200 on /api/v1/hello, and sets STARTUP_S to the seconds from spawn to that answer. A poller
+# started before the server notes the time, so that its own start-up is not counted. On failure, returns 1
+# with the reason in FAILURE. Must run in this shell (never inside $(...)): it records the PIDs.
+start_server() {
+  local name=$1 log=$2 ready=$WORK/logs/$1.ready poller i result
+  shift 2
+  LOG[$name]=$log
+  rm -f "$ready"
+  python3 "$HERE/first_200.py" "http://127.0.0.1:${PORT[$name]}/api/v1/hello" "$ready" "$START_LIMIT" &
+  poller=$!
+  STARTED+=("$poller")
+  for ((i = 0; i < 1000; i++)); do [[ -s $ready ]] && break; sleep 0.01; done
+  if [[ $(head -1 "$ready" 2> /dev/null) != polling ]]; then
+    stop_pids "$poller"
+    if [[ $(head -1 "$ready" 2> /dev/null) == busy ]]; then
+      FAILURE="port ${PORT[$name]} of 127.0.0.1 is already in use by another program (rerun to pick other ports)"
+    else
+      FAILURE="the readiness poller did not start"
+    fi
+    return 1
+  fi
+  local t0=$EPOCHREALTIME
+  "$@" > "$log" 2>&1 &
+  PID[$name]=$!
+  STARTED+=("$!")
+  SERVERS+=("$name")
+  while kill -0 "$poller" 2> /dev/null; do   # the poller gives up by itself after START_LIMIT
+    if ! alive "$name"; then
+      stop_pids "$poller"
+      FAILURE="$name exited before answering (port ${PORT[$name]}): $(log_tail "$name")"
+      return 1
+    fi
+    sleep 0.005
+  done
+  wait "$poller" 2> /dev/null
+  forget "$poller"
+  result=$(sed -n 2p "$ready")
+  if [[ ! $result =~ ^[0-9.]+$ ]]; then
+    FAILURE="$name gave no 200 on http://127.0.0.1:${PORT[$name]}/api/v1/hello within $START_LIMIT s: $(log_tail "$name")"
+    return 1
+  fi
+  STARTUP_S=$(awk -v a="$result" -v b="$t0" 'BEGIN { printf "%.4f", a - b }')
+}
+
+stop_round_servers() {
+  local name pids=()
+  for name in "${SERVERS[@]}"; do pids+=("${PID[$name]}"); done
+  [[ ${#pids[@]} -gt 0 ]] && stop_pids "${pids[@]}"
+  SERVERS=()
+}
+
+cpu_ticks() {  # utime + stime of the process (every thread) and of its children (nginx's workers), in clock ticks
+  local pid stat fields total=0
+  for pid in "$1" $(cat /proc/"$1"/task/*/children 2> /dev/null); do
+    { stat=$(< "/proc/$pid/stat"); } 2> /dev/null || continue
+    read -ra fields <<< "${stat##*) }"
+    total=$((total + fields[11] + fields[12]))
+  done
+  echo "$total"
+}
+
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2> /dev/null; }
+
+# ------------------------------------------------------------------------------------------- records
+record() { echo "$1" >> "$RAW"; }
+clean() { printf '%s' "$*" | tr -d '"\\' | tr '\n\t' '  ' | cut -c1-300; }
+record_value() { record "{\"round\":$1,\"server\":\"$2\",\"metric\":\"$3\",\"value\":${4:-null}}"; }
+record_failure() { record "{\"round\":$1,\"server\":\"$2\",\"probe\":\"$3\",\"failed\":\"$(clean "$4")\"}"; }
+
+declare -A PROBES=(
+  [hello]=/api/v1/hello
+  [deep]=/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/target
+  [id]=/api/v1/users/12345/profile
+  [glob]=/api/v1/files/a/b/c.txt
+  [file]=/api/v1/big
+)
+
+# load ROUND SERVER PROBE CONNECTIONS: one wrk run, its summary and the server's CPU time recorded.
+load() {
+  local round=$1 name=$2 probe=$3 connections=$4 url code before after output summary
+  url="http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}"
+  if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
+  code=$(curl -s -o /dev/null -m 10 -w '%{http_code}' "$url")
+  if [[ $code != 200 ]]; then record_failure "$round" "$name" "$probe" "HTTP $code for $url"; return; fi
+  before=$(cpu_ticks "${PID[$name]}")
+  output=$(timeout $((DURATION + 30)) wrk -t"$THREADS" -c"$connections" -d"${DURATION}s" --timeout 10s --latency \
+    -s "$HERE/wrk_summary.lua" "$url" 2>&1)
+  after=$(cpu_ticks "${PID[$name]}")
+  summary=$(sed -n 's/^SUMMARY //p' <<< "$output")
+  if [[ -z $summary ]]; then record_failure "$round" "$name" "$probe" "wrk: $(tail -c 200 <<< "$output")"; return; fi
+  if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server exited during the load: $(log_tail "$name")"; return; fi
+  record "${summary%\}},\"round\":$round,\"server\":\"$name\",\"probe\":\"$probe\",\"connections\":$connections,\"cpu_ticks\":$((after - before)),\"clk_tck\":$(getconf CLK_TCK)}"
+  say "  $name $probe: $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.0f req/s, %.1f MiB/s, p50 %.2f ms, p99 %.2f ms%s" % (d["rps"], d["mib_s"], d["p50_us"]/1000, d["p99_us"]/1000, "" if not sum(d["errors"].values()) else ", errors %s" % d["errors"]))' "$summary")"
+}
+
+warm_up() {  # warm_up SERVER PROBE: one unrecorded second of load
+  alive "$1" && timeout 20 wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:${PORT[$1]}${PROBES[$2]}" > /dev/null 2>&1
+}
+
+in_order() {  # in_order ROUND A B...: the names in this order on odd rounds, reversed on even ones
+  local round=$1; shift
+  if ((round % 2)); then echo "$@"; else printf '%s\n' "$@" | tac | tr '\n' ' '; fi
+}
+
+nginx_config() {  # nginx_config FOLDER PORT: serves the 1 MiB file on every path, like the ceiling
+  mkdir -p "$1/temp"
+  cat > "$1/nginx.conf" << EOF
+worker_processes $(nproc);
+daemon off;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 4096; }
+http {
+  default_type application/octet-stream;
+  access_log off;
+  sendfile on; tcp_nopush on; tcp_nodelay on;
+  keepalive_requests 1000000000;
+  client_body_temp_path $1/temp/body; proxy_temp_path $1/temp/proxy; fastcgi_temp_path $1/temp/fastcgi;
+  uwsgi_temp_path $1/temp/uwsgi; scgi_temp_path $1/temp/scgi;
+  server {
+    listen 127.0.0.1:$2;
+    root $WORK;
+    location / { try_files /1MiB.bin =404; }
+  }
+}
+EOF
+}
+
+# ------------------------------------------------------------------------------------------- set-up
+RERUN="make bench"
+[[ $QUICK == 1 ]] && RERUN+=" QUICK=1"
+[[ -n $ROUNDS_GIVEN ]] && RERUN+=" ROUNDS=$ROUNDS"
+[[ -n $DURATION_GIVEN ]] && RERUN+=" DURATION=$DURATION"
+MACHINE="$(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
+say "machine: $MACHINE; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+say "rerun with: $RERUN"
+mkdir -p "$WORK/bin" "$WORK/logs" "$RESULTS"
+: > "$RAW"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+SECONDS=0
+
+say "building the ceiling (bench/ceiling.c) into $WORK/bin"
+gcc -O2 -Wall -o "$WORK/bin/ceiling" "$HERE/ceiling.c" -lmicrohttpd > "$WORK/logs/ceiling-build.log" 2>&1 \
+  || die "gcc could not build bench/ceiling.c: $(tail -5 "$WORK/logs/ceiling-build.log")"
+CEILING=$WORK/bin/ceiling
+
+say "writing the trees of 10 and $EXCHANGES exchanges under $WORK"
+for size in 10 "$EXCHANGES"; do
+  python3 "$HERE/make_tree.py" --exchanges "$size" --out "$WORK/tree-$size" --blob "$WORK/1MiB.bin" > /dev/null \
+    || die "bench/make_tree.py failed for $size exchanges"
+done
+"$BINARY" endpoints --configuration "$WORK/tree-$EXCHANGES/configuration.json" > /dev/null 2> "$WORK/logs/endpoints.log" \
+  || die "espressomartini does not load the $EXCHANGES-exchange tree: $(tail -5 "$WORK/logs/endpoints.log")"
+
+NGINX=""
+if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx is not installed: no nginx row (optional)"; fi
+
+# ------------------------------------------------------------------------------------------- rounds
+# Servers of a round:
+#   ceiling       bench/ceiling.c, the 101-byte JSON on every path
+#   ceiling-file  bench/ceiling.c serving the 1 MiB file on every path
+#   em-10         espressomartini, 10-exchange tree, log_level ERROR
+#   em-10-info    the same with log_level INFO, the access log written to a file
+#   em-10000      espressomartini, 10 000-exchange tree, log_level ERROR
+#   nginx         nginx serving the 1 MiB file (when installed)
+say "rounds: $ROUNDS; wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
+for ((round = 1; round <= ROUNDS; round++)); do
+  say "round $round/$ROUNDS"
+  names=(ceiling ceiling-file em-10 em-10-info em-10000)
+  [[ -n $NGINX ]] && names+=(nginx)
+  mapfile -t ports < <(python3 "$HERE/free_ports.py" "${#names[@]}")
+  [[ ${#ports[@]} -eq ${#names[@]} ]] || die "could not find ${#names[@]} free ports on 127.0.0.1"
+  for i in "${!names[@]}"; do PORT[${names[$i]}]=${ports[$i]}; done
+
+  # Start-up to the first 200, then idle memory: the ceiling and espressomartini on the big tree, one at a
+  # time, nothing else running. Warm start: `endpoints` reads the whole tree (and the binary) just before, so
+  # that the figure does not depend on what the kernel evicted from its caches since the last round (a cold
+  # start can take several times as long).
+  "$BINARY" endpoints --configuration "$WORK/tree-$EXCHANGES/configuration.json" > /dev/null 2>&1
+  "$CEILING" > /dev/null 2>&1
+  for name in $(in_order "$round" ceiling em-10000); do
+    case $name in
+      ceiling) start_server ceiling "$WORK/logs/ceiling.log" "$CEILING" "${PORT[ceiling]}" ;;
+      em-10000) start_server em-10000 "$WORK/logs/em-10000.log" \
+        "$BINARY" run --configuration "$WORK/tree-$EXCHANGES/configuration.json" --port "${PORT[em-10000]}" ;;
+    esac || die "round $round: $FAILURE"
+    record_value "$round" "$name" startup_s "$STARTUP_S"
+    say "  $name: first 200 after $(awk -v s="$STARTUP_S" 'BEGIN { printf "%.1f", s * 1000 }') ms"
+  done
+  sleep 1   # espressomartini sets up its file watcher after it starts answering
+  for name in ceiling em-10000; do record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"; done
+
+  start_server ceiling-file "$WORK/logs/ceiling-file.log" "$CEILING" "${PORT[ceiling-file]}" "$WORK/1MiB.bin" \
+    || die "round $round: $FAILURE"
+  start_server em-10 "$WORK/logs/em-10.log" \
+    "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10]}" \
+    || die "round $round: $FAILURE"
+  # INFO: one access-log line per request, on standard error, here into a file.
+  start_server em-10-info "$WORK/logs/em-10-info.log" \
+    "$BINARY" run --configuration "$WORK/tree-10/configuration-info.json" --port "${PORT[em-10-info]}" \
+    || die "round $round: $FAILURE"
+  if [[ -n $NGINX ]]; then
+    nginx_config "$WORK/nginx" "${PORT[nginx]}"
+    if ! start_server nginx "$WORK/logs/nginx.log" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"; then
+      say "  nginx did not start, no nginx row: $FAILURE"
+      record_failure "$round" nginx file "$FAILURE"
+    fi
+  fi
+  for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
+  warm_up em-10000 deep
+  warm_up ceiling-file file
+
+  # Small JSON: the ceiling, espressomartini, and espressomartini with the access log.
+  for name in $(in_order "$round" ceiling em-10 em-10-info); do
+    if [[ $name == em-10-info ]]; then
+      # Were all the requests logged? The lines the load added, against the requests wrk counted.
+      lines=$(wc -l < "${LOG[$name]}")
+      load "$round" "$name" hello "$CONNECTIONS"
+      sleep 0.5   # the log is written from a background thread
+      record_value "$round" "$name" access_log_lines $(($(wc -l < "${LOG[$name]}") - lines))
+    else
+      load "$round" "$name" hello "$CONNECTIONS"
+    fi
+  done
+  record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
+  # Routes on the big tree against the same routes on the small one.
+  for probe in deep id glob; do
+    for name in $(in_order "$round" em-10 em-10000); do load "$round" "$name" "$probe" "$CONNECTIONS"; done
+  done
+  alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"
+  # The 1 MiB file.
+  file_servers=(ceiling-file em-10)
+  alive nginx && file_servers+=(nginx)
+  for name in $(in_order "$round" "${file_servers[@]}"); do load "$round" "$name" file "$FILE_CONNECTIONS"; done
+  for name in ceiling-file em-10; do
+    alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
+  done
+
+  stop_round_servers
+  rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
+done
+
+# ------------------------------------------------------------------------------------------- report
+report=$RESULTS/$STAMP.md
+python3 "$HERE/report.py" "$RAW" \
+  "date=$(date '+%Y-%m-%d %H:%M %Z')" \
+  "machine=$MACHINE" \
+  "load=$LOAD_BEFORE before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
+  "rerun=$RERUN" \
+  "version=$("$BINARY" --version 2>/dev/null | head -1), commit $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" \
+  "libmicrohttpd=$(pkg-config --modversion libmicrohttpd 2>/dev/null || echo '?')" \
+  "settings=$ROUNDS round(s); wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency, -c$FILE_CONNECTIONS for the file" \
+  "wall=$SECONDS" \
+  "nginx=$([[ -n $NGINX ]] && "$NGINX" -v 2>&1 | sed 's/.*: //')" \
+  > "$report" || die "bench/report.py failed; the raw numbers are in $RAW"
+cp "$RAW" "$RESULTS/$STAMP.jsonl"
+cat "$report"
+say "written: $report (raw: $RESULTS/$STAMP.jsonl); wall time ${SECONDS} s"

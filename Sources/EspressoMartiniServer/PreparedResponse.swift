@@ -3,12 +3,10 @@ import EspressoMartini
 import Glibc
 
 /// A response built once per snapshot and queued for every request that gets it: status, headers and
-/// small bodies live in one libmicrohttpd response. Large files are opened per request and sent with
-/// sendfile, so they are never held in memory and a file changed on disk is sent whole as it is now.
+/// the body (inline, or a file read at load time) live in one libmicrohttpd response. Files that are
+/// not kept in memory (see `ServingTree`) are opened per request and sent with sendfile, so a large
+/// file never sits in memory and a file replaced on disk is sent whole as it is now.
 final class PreparedResponse: @unchecked Sendable {
-    /// Files up to this size are read once at load time and served from memory.
-    static let inMemoryFileLimit = 64 * 1024
-
     /// A large file's path and the headers to send with it, built into a response per request.
     private struct LargeFile {
         let path: String
@@ -22,12 +20,13 @@ final class PreparedResponse: @unchecked Sendable {
     private let shared: OpaquePointer?
     private let largeFile: LargeFile?
 
-    init(_ response: MockResponse, globalHeaders: [HTTPHeader], globalDelay: Double) {
+    /// `fileInMemory`: whether a `response_file` is read now and served from memory.
+    init(_ response: MockResponse, fileInMemory: Bool, globalHeaders: [HTTPHeader], globalDelay: Double) {
         statusCode = UInt32(response.statusCode)
         delay = response.delay ?? globalDelay
         let headers = response.effectiveHeaders(global: globalHeaders)
         switch response.body {
-        case .file(_, let path, let size) where size > Self.inMemoryFileLimit:
+        case .file(_, let path, _) where !fileInMemory:
             largeFile = LargeFile(path: path, headers: headers)
             shared = nil
         case .file(_, let path, _):

@@ -20,6 +20,13 @@ final class ServingTree: Sendable {
         }
     }
 
+    /// Response files up to this size are always served from memory (typical JSON bodies).
+    static let smallFileLimit = 64 * 1024
+    /// Files up to this size are served from memory too while the tree's total stays within
+    /// `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as it sends a file.
+    static let memoryFileLimit = 2 * 1024 * 1024
+    static let memoryBudget = 64 * 1024 * 1024
+
     let tree: ExchangeTree
     let exchanges: [ServingExchange]
 
@@ -28,18 +35,37 @@ final class ServingTree: Sendable {
     init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
         self.tree = tree
         let counterList = tree.exchanges.map { counters.counter(for: $0.counterKey) }
+        let inMemory = Self.filesInMemory(tree)
         let prepared = [ServingExchange?](unsafeUninitializedCapacity: tree.exchanges.count) { buffer, count in
             // Each iteration writes its own slot only.
             nonisolated(unsafe) let slots = buffer.baseAddress!
             DispatchQueue.concurrentPerform(iterations: tree.exchanges.count) { index in
                 let exchange = tree.exchanges[index]
-                let responses = exchange.responses.map {
-                    PreparedResponse($0, globalHeaders: configuration.headers, globalDelay: configuration.delay)
+                let responses = exchange.responses.indices.map {
+                    PreparedResponse(
+                        exchange.responses[$0], fileInMemory: inMemory[index][$0],
+                        globalHeaders: configuration.headers, globalDelay: configuration.delay
+                    )
                 }
                 (slots + index).initialize(to: ServingExchange(exchange: exchange, counter: counterList[index], responses: responses))
             }
             count = tree.exchanges.count
         }
         self.exchanges = prepared.map { $0! }
+    }
+
+    /// Per exchange and response: whether its file (if any) is kept in memory. Decided in tree order, so
+    /// the same tree always gets the same choice.
+    static func filesInMemory(_ tree: ExchangeTree) -> [[Bool]] {
+        var budget = memoryBudget
+        return tree.exchanges.map { exchange in
+            exchange.responses.map { response in
+                guard case .file(_, _, let size) = response.body else { return true }
+                if size <= smallFileLimit { return true }
+                guard size <= memoryFileLimit, size <= budget else { return false }
+                budget -= size
+                return true
+            }
+        }
     }
 }

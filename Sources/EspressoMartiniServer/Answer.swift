@@ -29,12 +29,6 @@ struct Answer {
         return 0
     }
 
-    /// `GET /users/{id} 2/3`, counting from 1, or `-`.
-    var logDescription: String {
-        guard let served, let position else { return "-" }
-        return served.logLabel + " " + String(position + 1) + "/" + String(served.responses.count)
-    }
-
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
         switch content {
         case .prepared(let response): response.queue(on: connection)

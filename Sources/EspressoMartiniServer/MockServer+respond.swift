@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Dispatch
 import EspressoMartini
-import Logging
 
 extension MockServer {
     static let adminPrefix = "__espressomartini"
@@ -97,13 +96,13 @@ extension MockServer {
 
     private func send(_ answer: Answer, for state: RequestState, on connection: OpaquePointer, method: String, path: String) -> MHD_Result {
         let (result, status) = answer.queue(on: connection)
-        if logger.logLevel <= .info {
+        if let accessLog {
             let elapsed = ContinuousClock.now - state.started
-            let hundredths = Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
-            let fraction = hundredths % 100
-            let time = String(hundredths / 100) + (fraction < 10 ? ".0" : ".") + String(fraction) + "ms"
-            // `source` given: swift-log would otherwise work out the module from the file name on every call.
-            logger.info("\(method) \(path) \(status) \(answer.logDescription) \(time)", source: "espressomartini")
+            accessLog(AccessLogRecord(
+                method: method, path: path, status: status, exchange: answer.served?.logLabel,
+                position: (answer.position ?? 0) + 1, responseCount: answer.served?.responses.count ?? 0,
+                hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
+            ))
         }
         return result
     }

@@ -24,17 +24,23 @@ public final class MockServer: @unchecked Sendable {
     /// The last requests, for the admin API; nil when the admin API is off.
     let journal: RequestJournal?
     let loader: TreeLoader
+    /// Receives one record per answered request; nil when the access log is off (level above INFO).
+    let accessLog: AccessLog?
     /// One reload at a time, whatever asked for it (file changes, SIGHUP, the admin API).
     let reloading = Locked(())
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""
 
-    public init(configuration: ServerConfiguration, tree: ExchangeTree, loader: TreeLoader, counters: CallCounters = CallCounters(), logger: Logger) {
+    public init(
+        configuration: ServerConfiguration, tree: ExchangeTree, loader: TreeLoader, counters: CallCounters = CallCounters(),
+        logger: Logger, accessLog: AccessLog?
+    ) {
         self.configuration = configuration
         self.counters = counters
         self.logger = logger
         self.loader = loader
+        self.accessLog = accessLog
         self.journal = configuration.admin ? RequestJournal() : nil
         self.current = Locked(ServingTree(tree, counters: counters, configuration: configuration))
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import EspressoMartini
+import EspressoMartiniServer
 import Glibc
 
 /// Collects log lines in memory and writes them to standard error from one background thread, so that
@@ -40,6 +41,45 @@ final class LogWriter: Sendable {
                 backlog.bytes.append(UInt8(ascii: "\n"))
             }
         }
+    }
+
+    /// Adds an access-log line, `prefix` then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, copying
+    /// bytes straight into the backlog: no message string is built for a request.
+    func append(_ prefix: String, _ record: AccessLogRecord) {
+        backlog.withLock { backlog in
+            guard backlog.bytes.count <= Self.backlogLimit else {
+                backlog.dropped += 1
+                return
+            }
+            backlog.bytes.append(contentsOf: prefix.utf8)
+            backlog.bytes.append(contentsOf: record.method.utf8)
+            backlog.bytes.append(UInt8(ascii: " "))
+            backlog.bytes.append(contentsOf: record.path.utf8)
+            backlog.bytes.append(UInt8(ascii: " "))
+            Self.appendDecimal(Int(record.status), to: &backlog.bytes)
+            backlog.bytes.append(UInt8(ascii: " "))
+            if let exchange = record.exchange {
+                backlog.bytes.append(contentsOf: exchange.utf8)
+                backlog.bytes.append(UInt8(ascii: " "))
+                Self.appendDecimal(record.position, to: &backlog.bytes)
+                backlog.bytes.append(UInt8(ascii: "/"))
+                Self.appendDecimal(record.responseCount, to: &backlog.bytes)
+            } else {
+                backlog.bytes.append(UInt8(ascii: "-"))
+            }
+            backlog.bytes.append(UInt8(ascii: " "))
+            Self.appendDecimal(record.hundredthsOfMilliseconds / 100, to: &backlog.bytes)
+            backlog.bytes.append(UInt8(ascii: "."))
+            let fraction = record.hundredthsOfMilliseconds % 100
+            if fraction < 10 { backlog.bytes.append(UInt8(ascii: "0")) }
+            Self.appendDecimal(fraction, to: &backlog.bytes)
+            backlog.bytes.append(contentsOf: "ms\n".utf8)
+        }
+    }
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Writes everything logged so far.

@@ -17,8 +17,12 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let prefix = Self.journal ? "<\(Self.syslogPriority(event.level))>" : Self.timestamps.current() + Self.levelNames[event.level]!
-        LogWriter.shared.append(prefix, event.message.description)
+        LogWriter.shared.append(Self.prefix(event.level), event.message.description)
+    }
+
+    /// What starts a line: the time and level, or for the journal the syslog priority.
+    static func prefix(_ level: Logger.Level) -> String {
+        journal ? "<\(syslogPriority(level))>" : timestamps.current() + levelNames[level]!
     }
 
     private static let timestamps = TimestampFormatter()

@@ -53,7 +53,11 @@ struct Run: ParsableCommand {
         try DiagnosticsReport.check(diagnostics, outcome: "espressomartini did not start")
         guard let tree else { return }
 
-        let server = MockServer(configuration: configuration, tree: tree, loader: loader, logger: logger)
+        var accessLog: AccessLog?
+        if level <= .info {
+            accessLog = { record in LogWriter.shared.append(StandardErrorLogHandler.prefix(.info), record) }
+        }
+        let server = MockServer(configuration: configuration, tree: tree, loader: loader, logger: logger, accessLog: accessLog)
         do {
             try server.start()
         } catch let error as MockServer.StartError {

@@ -1,7 +1,9 @@
 # espressomartini — build, run, test, install.
 #   make          release binary (.build/release/espressomartini, Swift runtime linked in statically)
 #   make run      install what is missing, build, serve the example tree
-#   make test     install what is missing, then every test (plain and under the thread sanitizer)
+#   make test     install what is missing, then every test (plain, under the thread and the address
+#                 sanitizers), then a short fuzzing run of each fuzz target
+#   make fuzz     each fuzz target for FUZZ_SECONDS (default 300) with libFuzzer and the address sanitizer
 #   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions)
 #   make deb      the Debian package, in dist/
 #   make check-package   build the package and check its contents, unit, lintian, and the binary it ships
@@ -46,7 +48,7 @@ build: deps
 run: build
 	.build/release/espressomartini run
 
-test: deps test-plain test-thread-sanitizer
+test: deps test-plain test-thread-sanitizer test-address-sanitizer fuzz-smoke
 
 test-plain:
 	$(SWIFT) build --build-tests
@@ -57,6 +59,54 @@ test-plain:
 test-thread-sanitizer:
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+.PHONY: test-address-sanitizer fuzz fuzz-smoke
+
+# Every test once more with the address sanitizer and its leak checker: the end-to-end tests then drive
+# an instrumented server binary, and a server that reports a memory error, or a leak when it stops, fails
+# its test (the harness fails a server that does not exit 0 on SIGTERM or writes a sanitizer report).
+# The suppressions only match the test runner's own allocations (harness, swift-testing, XCTest), which
+# the server binary does not contain. Traps are reported by the sanitizer (handle_sigill) rather than by
+# Swift's backtracer, which the sanitizer would flag for reading the stack.
+ASAN_ENVIRONMENT = SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1:handle_sigill=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/Sanitizers/test-runner-leaks.supp:print_suppressions=0
+
+test-address-sanitizer:
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(ASAN_ENVIRONMENT) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
+# Fuzzing (Fuzz/): each target built with libFuzzer and the address sanitizer in .build-fuzz, then run for
+# FUZZ_SECONDS (`make fuzz`, default 300 each) or FUZZ_SMOKE_SECONDS (`make fuzz-smoke`, run by `make test`,
+# default 20 each) from its committed seeds, Fuzz/Corpus/TARGET; what it finds goes to .build-fuzz/corpus/TARGET,
+# a crashing input to .build-fuzz/artifacts/TARGET/ (a target stops at its first crash; the others still run).
+# Then the inputs of Fuzz/Regressions/TARGET (bugs found by fuzzing) must all pass; any crash fails the
+# target at the end. lld links: gold fails on libFuzzer's objects.
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_TARGETS = TreeLoader RouteMatching
+FUZZ_BUILD = $(SWIFT) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+define fuzz-run
+	@for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product Fuzz$$target || exit 1; done
+	@bin=$$($(FUZZ_BUILD) --show-bin-path); failed=""; for target in $(FUZZ_TARGETS); do \
+	  mkdir -p .build-fuzz/corpus/$$target .build-fuzz/artifacts/$$target; \
+	  echo "fuzz: $$target for $(1) s"; \
+	  SWIFT_BACKTRACE=enable=no $$bin/Fuzz$$target .build-fuzz/corpus/$$target Fuzz/Corpus/$$target \
+	    -dict=Fuzz/Dictionaries/$$target.dict -max_total_time=$(1) -timeout=10 -print_final_stats=1 \
+	    -artifact_prefix=.build-fuzz/artifacts/$$target/ || failed="$$failed $$target"; \
+	done; \
+	for target in $(FUZZ_TARGETS); do \
+	  [ -d Fuzz/Regressions/$$target ] || continue; \
+	  echo "fuzz: $$target regressions"; \
+	  SWIFT_BACKTRACE=enable=no $$bin/Fuzz$$target Fuzz/Regressions/$$target/* || failed="$$failed $$target-regressions"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: crashes in$$failed (inputs in .build-fuzz/artifacts/)"; exit 1; fi
+endef
+
+fuzz:
+	$(call fuzz-run,$(FUZZ_SECONDS))
+
+fuzz-smoke:
+	$(call fuzz-run,$(FUZZ_SMOKE_SECONDS))
 
 install: build install-files
 
@@ -90,7 +140,7 @@ check-package: deb
 	tests/package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
-	rm -rf .build .build-tsan dist debian/changelog
+	rm -rf .build .build-tsan .build-asan .build-fuzz dist debian/changelog
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
 # 127.0.0.1; prints the Markdown table of the README's "Performance" section and saves it, with the raw

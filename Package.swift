@@ -35,3 +35,17 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"]),
     ]
 )
+
+// Fuzz targets (Fuzz/; `make fuzz`, `make fuzz-smoke`). A plain build makes corpus replayers, such as
+// `swift run FuzzRouteMatching Fuzz/Corpus/RouteMatching`, so the normal build keeps compiling them; built with
+// `-sanitize=fuzzer,address -D FUZZING` they are libFuzzer binaries. They are added here, after the package,
+// so that the targets above stay as they are.
+package.targets += [
+    // Declares libFuzzer's `LLVMFuzzerRunDriver` for Swift; only linked in a fuzzer build.
+    .target(name: "CFuzzerDriver", path: "Fuzz/Support/CFuzzerDriver"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", "EspressoMartini"], path: "Fuzz/Support/FuzzSupport"),
+    .executableTarget(
+        name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniServer"], path: "Fuzz/Targets/TreeLoader"
+    ),
+    .executableTarget(name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini"], path: "Fuzz/Targets/RouteMatching"),
+]

@@ -123,7 +123,7 @@ for probe, title in (("deep", "Deep literal route (11 segments)"),
     rows.append(("%s, 10 000- vs 10-exchange tree: req/s" % title, "—",
                  "%s vs %s" % (cell("em-10000", probe, "rps"), cell("em-10", probe, "rps")),
                  times(ratio(("em-10000", probe), ("em-10", probe), "rps"))))
-rows.append(("1 MiB file (`response_file`, streamed from disk), 32 connections: MiB/s",
+rows.append(("1 MiB file (`response_file`; kept in memory, files over 2 MiB are streamed from disk), 32 connections: MiB/s",
              cell("ceiling-file", "file", "mib_s"), cell("em-10", "file", "mib_s"),
              times(ratio(("em-10", "file"), ("ceiling-file", "file"), "mib_s"))))
 if loads[("nginx", "file")] or failures[("nginx", "file")]:

@@ -12,7 +12,7 @@ extension MockServer {
     /// logged in the same `PATH:LINE:COLUMN: error:` form as at start-up.
     @discardableResult
     public func reload(reason: String) -> ReloadOutcome {
-        reloading.withLock { _ in
+        reloads.withLock { reloads in
             ServiceManager.reloading()
             defer { ServiceManager.ready(status: "serving \(servingTree.exchanges.count) exchanges") }
             let (tree, diagnostics) = loader.load(folder: configuration.requestsFolder)
@@ -23,6 +23,7 @@ extension MockServer {
                 return .failed(diagnostics)
             }
             install(tree)
+            reloads += 1
             logger.notice("reloaded (\(reason)): serving \(tree.exchanges.count) exchanges")
             return .reloaded(exchanges: tree.exchanges.count)
         }

@@ -26,8 +26,9 @@ public final class MockServer: @unchecked Sendable {
     let loader: TreeLoader
     /// Receives one record per answered request; nil when the access log is off (level above INFO).
     let accessLog: AccessLog?
-    /// One reload at a time, whatever asked for it (file changes, SIGHUP, the admin API).
-    let reloading = Locked(())
+    /// Reloads done; its lock lets one reload run at a time, whatever asked for it (file changes,
+    /// SIGHUP, the admin API).
+    let reloads = Locked(0)
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""

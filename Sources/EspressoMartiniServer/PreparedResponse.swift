@@ -7,10 +7,12 @@ import Glibc
 /// not kept in memory (see `ServingTree`) are opened per request and sent with sendfile, so a large
 /// file never sits in memory and a file replaced on disk is sent whole as it is now.
 final class PreparedResponse: @unchecked Sendable {
-    /// A large file's path and the headers to send with it, built into a response per request.
+    /// A large file's path and the headers to send with it, built into a response per request; the
+    /// global headers alone go with the `500` when the file can no longer be read.
     private struct LargeFile {
         let path: String
         let headers: [HTTPHeader]
+        let globalHeaders: [HTTPHeader]
     }
 
     let statusCode: UInt32
@@ -27,7 +29,7 @@ final class PreparedResponse: @unchecked Sendable {
         let headers = response.effectiveHeaders(global: globalHeaders)
         switch response.body {
         case .file(_, let path, _) where !fileInMemory:
-            largeFile = LargeFile(path: path, headers: headers)
+            largeFile = LargeFile(path: path, headers: headers, globalHeaders: globalHeaders)
             shared = nil
         case .file(_, let path, _):
             largeFile = nil
@@ -49,7 +51,7 @@ final class PreparedResponse: @unchecked Sendable {
             return (MHD_queue_response(connection, statusCode, shared), statusCode)
         }
         guard let largeFile, let response = Self.fileResponse(largeFile.path, headers: largeFile.headers) else {
-            let failure = GeneratedResponse.error(500, "the response file \(largeFile?.path ?? "") cannot be read", globalHeaders: [])
+            let failure = GeneratedResponse.error(500, "the response file \(largeFile?.path ?? "") cannot be read", globalHeaders: largeFile?.globalHeaders ?? [])
             return failure.queue(on: connection)
         }
         defer { MHD_destroy_response(response) }

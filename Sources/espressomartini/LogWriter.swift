@@ -18,8 +18,9 @@ final class LogWriter: Sendable {
     }
 
     private let backlog = Locked(Backlog())
-    /// Serializes the actual writes (the background loop and `flush`), keeping lines in order.
-    private let writing = Locked(())
+    /// Bytes written so far; its lock serializes the writes (the background loop and `flush`), keeping
+    /// lines in order.
+    private let written = Locked(0)
 
     private init() {
         DispatchQueue(label: "espressomartini.log-writer").async { [self] in
@@ -84,12 +85,13 @@ final class LogWriter: Sendable {
 
     /// Writes everything logged so far.
     func flush() {
-        writing.withLock { _ in
+        written.withLock { written in
             let (bytes, dropped) = backlog.withLock { backlog in
                 defer { backlog = Backlog() }
                 return (backlog.bytes, backlog.dropped)
             }
             Self.write(bytes)
+            written += bytes.count
             if dropped > 0 {
                 Self.write(Array("espressomartini: \(dropped) log lines dropped: standard error was not read fast enough\n".utf8))
             }

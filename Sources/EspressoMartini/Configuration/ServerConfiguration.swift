@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var headers: [HTTPHeader] = []
     public var admin = true
     public var watch = true
-    /// Seconds a connection may stay idle (or take to send its request) before it is closed.
+    /// Seconds a connection may stay idle (nothing received or sent) before it is closed.
     public var connectionTimeout = 30
     /// Connections open at once; more are refused until some close.
     public var connectionLimit = 1024

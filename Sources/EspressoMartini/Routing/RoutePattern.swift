@@ -12,8 +12,9 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         self.matchKey = "/" + segments.map(\.matchKey).joined(separator: "/")
     }
 
-    /// Parses `/users/{id}` as the folders would spell it.
+    /// Parses `/users/{id}` as the folders would spell it. Split on the byte `/`, as request paths are:
+    /// split on characters, a `/` followed by a combining mark would not count.
     public init(parsing text: String) {
-        self.init(text.split(separator: "/").map { RouteSegment(folderName: String($0)) })
+        self.init(text.utf8.split(separator: UInt8(ascii: "/")).map { RouteSegment(folderName: String(decoding: $0, as: UTF8.self)) })
     }
 }

@@ -26,8 +26,9 @@ extension ExchangeTree {
         })
     }
 
+    /// `2s`, `0.5s`; whole numbers too large for an `Int` keep Swift's own spelling (`1e+300s`).
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value))s" : "\(value)s"
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))s" : "\(value)s"
     }
 }
 

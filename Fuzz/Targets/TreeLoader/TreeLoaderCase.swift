@@ -1,0 +1,91 @@
+import EspressoMartini
+import EspressoMartiniServer
+
+/// One fuzz input, loaded the way `run`, `endpoints` and a reload load it, with properties checked on the
+/// way: whatever the bytes, nothing traps, and
+/// - valid JSON printed back as compact text (as inline bodies and `endpoints --json` are sent) parses
+///   to the same value;
+/// - a configuration that does not parse is an error and no tree; a tree always has both exchanges;
+/// - every position in a message is at line and column 1 or more;
+/// - a server configuration keeps every setting in its documented range, whatever the file says.
+struct TreeLoaderCase {
+    static let parser = JanssonParser()
+    static let loader = TreeLoader(parser: parser)
+
+    let bytes: [UInt8]
+    let isServerConfiguration: Bool
+
+    init(input: [UInt8]) {
+        isServerConfiguration = input.first == UInt8(ascii: "S")
+        bytes = isServerConfiguration ? Array(input.dropFirst()) : input
+    }
+
+    func check() {
+        let parsed = Self.parser.parse(bytes)
+        if case .success(let document) = parsed {
+            checkRoundTrip(document)
+            let map = JSONSourceMap(bytes)
+            checkPosition(map.value([]))
+            if case .object(let members) = document {
+                for member in members.prefix(8) {
+                    checkPosition(map.key([member.key]))
+                    checkPosition(map.value([member.key]))
+                }
+            }
+        }
+        let tree = ScratchTree.shared
+        if isServerConfiguration {
+            tree.write(bytes, to: tree.serverConfiguration)
+            let (configuration, diagnostics) = ServerConfiguration.load(file: tree.serverConfiguration, parser: Self.parser)
+            check(diagnostics, parsed: parsed)
+            require((0...65535).contains(configuration.port), "port \(configuration.port)")
+            require(configuration.delay >= 0 && !configuration.delay.isNaN, "delay \(configuration.delay)")
+            require((1...86_400).contains(configuration.connectionTimeout), "connection_timeout \(configuration.connectionTimeout)")
+            require((1...65_536).contains(configuration.connectionLimit), "connection_limit \(configuration.connectionLimit)")
+            require(!configuration.hostname.isEmpty && !configuration.requestsFolder.isEmpty, "empty hostname or requests folder")
+        } else {
+            tree.write(bytes, to: tree.methodFolderConfiguration)
+            let (loaded, diagnostics) = Self.loader.load(folder: tree.requestsFolder)
+            check(diagnostics, parsed: parsed)
+            require((loaded == nil) == diagnostics.hasErrors, "a tree with errors, or no tree without any")
+            guard let loaded else { return }
+            require(loaded.exchanges.count == 2, "\(loaded.exchanges.count) exchanges instead of 2")
+            for response in loaded.exchanges.flatMap(\.responses) {
+                require((200...599).contains(response.statusCode), "status \(response.statusCode)")
+                require(response.delay.map { $0 >= 0 } ?? true, "delay \(String(describing: response.delay))")
+            }
+            _ = loaded.listing  // `endpoints`
+            checkRoundTrip(loaded.listingJSON)  // `endpoints --json`
+            for path in ["/api/7", "/api/list", "/api"] {
+                _ = loaded.resolve(RequestPath(path), method: .get)
+            }
+        }
+    }
+
+    private func check(_ diagnostics: Diagnostics, parsed: Result<JSONValue, JSONSyntaxError>) {
+        for diagnostic in diagnostics.all {
+            if let position = diagnostic.position { checkPosition(position) }
+            require(!diagnostic.description.isEmpty, "an empty message")
+        }
+        if case .failure = parsed {
+            require(diagnostics.hasErrors, "invalid JSON loaded without an error")
+        }
+        _ = diagnostics.summary
+    }
+
+    private func checkRoundTrip(_ value: JSONValue) {
+        let text = value.compactText
+        guard case .success(let again) = Self.parser.parse(Array(text.utf8)) else {
+            return require(false, "compact text does not parse: \(text.prefix(200))")
+        }
+        require(again == value, "compact text parses to another value: \(text.prefix(200))")
+    }
+
+    private func checkPosition(_ position: SourcePosition) {
+        require(position.line >= 1 && position.column >= 1, "position \(position.line):\(position.column)")
+    }
+
+    private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError("tree loader property broken: \(message())") }
+    }
+}

@@ -89,8 +89,9 @@ public enum FileSystem {
     /// The whole file, or nil when it cannot be read. Most files in a tree are small: one `read` into
     /// a buffer larger than the file returns it whole (a short read on a regular file is its end), so
     /// they cost three system calls; larger files are read on until the end.
+    /// Never blocks: a FIFO in the tree reads as empty.
     public static func contents(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes: [UInt8] = []

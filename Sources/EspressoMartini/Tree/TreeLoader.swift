@@ -63,6 +63,13 @@ public struct TreeLoader: Sendable {
                     diagnostics.error(childPath, nil, "this folder links back to a folder above it, which would never end; remove the link")
                     continue
                 }
+                // A method folder nearly always holds its configuration: reading it straight away spares
+                // listing the folder (a third of the system calls of a large tree's load).
+                if let method = HTTPMethod(name: name),
+                   let contents = FileSystem.contents(of: FileSystem.join(childPath, TreeLoader.configurationFileName)) {
+                    readExchange(method: method, folder: childRelative, realPath: childReal, configuration: .regularFile, contents: contents, route: route)
+                    continue
+                }
                 let childEntries = FileSystem.listing(of: childPath)
                 if let method = HTTPMethod(name: name), let configuration = Self.methodFolderConfiguration(childEntries ?? []) {
                     readExchange(method: method, folder: childRelative, realPath: childReal, configuration: configuration, route: route)
@@ -87,11 +94,14 @@ public struct TreeLoader: Sendable {
             return hasSubfolder ? nil : .some(nil)
         }
 
+        /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes
+        /// when already read.
         mutating func readExchange(
-            method: HTTPMethod, folder relative: String, realPath: String, configuration: FileSystem.Kind?, route: [RouteSegment]
+            method: HTTPMethod, folder relative: String, realPath: String, configuration: FileSystem.Kind?, contents: [UInt8]? = nil,
+            route: [RouteSegment]
         ) {
             let errorsBefore = diagnostics.errors.count
-            let responses = readResponses(methodFolder: path(relative), realPath: realPath, configuration: configuration)
+            let responses = readResponses(methodFolder: path(relative), realPath: realPath, configuration: configuration, contents: contents)
             let exchange = Exchange(method: method, route: RoutePattern(route), folder: relative, responses: responses)
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
@@ -101,13 +111,13 @@ public struct TreeLoader: Sendable {
         }
 
         /// The responses of a method folder: its configuration's, or one `200` with no body when it has none.
-        mutating func readResponses(methodFolder: String, realPath: String, configuration: FileSystem.Kind?) -> [MockResponse] {
+        mutating func readResponses(methodFolder: String, realPath: String, configuration: FileSystem.Kind?, contents: [UInt8]?) -> [MockResponse] {
             let file = FileSystem.join(methodFolder, TreeLoader.configurationFileName)
             switch configuration {
             case nil:
                 return [MockResponse()]
             case .regularFile:
-                guard let bytes = FileSystem.contents(of: file) else {
+                guard let bytes = contents ?? FileSystem.contents(of: file) else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")
                     return []
                 }

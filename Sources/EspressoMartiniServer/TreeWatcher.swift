@@ -42,14 +42,14 @@ public final class TreeWatcher: @unchecked Sendable {
         close(descriptor)
     }
 
-    /// Adds a watch on every folder of the tree; folders already watched keep their watch.
+    /// Adds a watch on every folder of the tree; folders already watched keep their watch. A folder
+    /// that cannot be watched is skipped with everything below it (the requests folder itself never is).
     private func watchAll() {
         var folders = [folder]
         while let current = folders.popLast() {
-            guard inotify_add_watch(descriptor, current, Self.mask) >= 0 || current != folder else { continue }
-            for name in FileSystem.entries(of: current) ?? [] where !name.hasPrefix(".") {
-                let child = FileSystem.join(current, name)
-                if FileSystem.kind(of: child) == .directory { folders.append(child) }
+            if inotify_add_watch(descriptor, current, Self.mask) < 0 && current != folder { continue }
+            for entry in FileSystem.listing(of: current) ?? [] where !entry.name.hasPrefix(".") && entry.kind == .directory {
+                folders.append(FileSystem.join(current, entry.name))
             }
         }
     }

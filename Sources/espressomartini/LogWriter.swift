@@ -31,50 +31,51 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Adds the line `prefix + message` (the newline is added here), copying the bytes once.
+    /// Adds the line `prefix + message`, copying the bytes once.
     func append(_ prefix: String, _ message: String) {
-        backlog.withLock { backlog in
-            if backlog.bytes.count > Self.backlogLimit {
-                backlog.dropped += 1
-            } else {
-                backlog.bytes.append(contentsOf: prefix.utf8)
-                backlog.bytes.append(contentsOf: message.utf8)
-                backlog.bytes.append(UInt8(ascii: "\n"))
-            }
-        }
+        appendLine(prefix) { $0.append(contentsOf: message.utf8) }
     }
 
     /// Adds an access-log line, `prefix` then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, copying
     /// bytes straight into the backlog: no message string is built for a request.
     func append(_ prefix: String, _ record: AccessLogRecord) {
+        appendLine(prefix) { bytes in
+            bytes.append(contentsOf: record.method.utf8)
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: record.path.utf8)
+            bytes.append(UInt8(ascii: " "))
+            Self.appendDecimal(Int(record.status), to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            if let exchange = record.exchange {
+                bytes.append(contentsOf: exchange.utf8)
+                bytes.append(UInt8(ascii: " "))
+                Self.appendDecimal(record.position, to: &bytes)
+                bytes.append(UInt8(ascii: "/"))
+                Self.appendDecimal(record.responseCount, to: &bytes)
+            } else {
+                bytes.append(UInt8(ascii: "-"))
+            }
+            bytes.append(UInt8(ascii: " "))
+            Self.appendDecimal(record.hundredthsOfMilliseconds / 100, to: &bytes)
+            bytes.append(UInt8(ascii: "."))
+            let fraction = record.hundredthsOfMilliseconds % 100
+            if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
+            Self.appendDecimal(fraction, to: &bytes)
+            bytes.append(contentsOf: "ms".utf8)
+        }
+    }
+
+    /// Adds `prefix`, what `body` writes, and a newline under the lock; past the backlog limit the line is
+    /// only counted.
+    private func appendLine(_ prefix: String, _ body: (inout [UInt8]) -> Void) {
         backlog.withLock { backlog in
             guard backlog.bytes.count <= Self.backlogLimit else {
                 backlog.dropped += 1
                 return
             }
             backlog.bytes.append(contentsOf: prefix.utf8)
-            backlog.bytes.append(contentsOf: record.method.utf8)
-            backlog.bytes.append(UInt8(ascii: " "))
-            backlog.bytes.append(contentsOf: record.path.utf8)
-            backlog.bytes.append(UInt8(ascii: " "))
-            Self.appendDecimal(Int(record.status), to: &backlog.bytes)
-            backlog.bytes.append(UInt8(ascii: " "))
-            if let exchange = record.exchange {
-                backlog.bytes.append(contentsOf: exchange.utf8)
-                backlog.bytes.append(UInt8(ascii: " "))
-                Self.appendDecimal(record.position, to: &backlog.bytes)
-                backlog.bytes.append(UInt8(ascii: "/"))
-                Self.appendDecimal(record.responseCount, to: &backlog.bytes)
-            } else {
-                backlog.bytes.append(UInt8(ascii: "-"))
-            }
-            backlog.bytes.append(UInt8(ascii: " "))
-            Self.appendDecimal(record.hundredthsOfMilliseconds / 100, to: &backlog.bytes)
-            backlog.bytes.append(UInt8(ascii: "."))
-            let fraction = record.hundredthsOfMilliseconds % 100
-            if fraction < 10 { backlog.bytes.append(UInt8(ascii: "0")) }
-            Self.appendDecimal(fraction, to: &backlog.bytes)
-            backlog.bytes.append(contentsOf: "ms\n".utf8)
+            body(&backlog.bytes)
+            backlog.bytes.append(UInt8(ascii: "\n"))
         }
     }
 

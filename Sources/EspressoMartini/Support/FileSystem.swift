@@ -46,11 +46,6 @@ public enum FileSystem {
         return Int(info.st_size)
     }
 
-    /// The names in a folder, sorted byte-wise, without `.` and `..`.
-    public static func entries(of path: String) -> [String]? {
-        listing(of: path)?.map(\.name)
-    }
-
     /// The entries of a folder, sorted byte-wise by name, without `.` and `..`. The kind comes from
     /// `readdir` itself; only links and file systems that do not tell cost a `stat`.
     public static func listing(of path: String) -> [Entry]? {

@@ -1,3 +1,5 @@
+import EspressoMartini
+
 /// What the access log says about one answered request. The server hands these to an `AccessLog`
 /// sink instead of formatting a message, so that logging every request costs little more than copying
 /// a few strings (`GET /users/42 200 GET /users/{id} 2/3 0.12ms`).
@@ -5,8 +7,8 @@ public struct AccessLogRecord: Sendable {
     public let method: String
     public let path: String
     public let status: UInt32
-    /// The exchange that answered (`GET /users/{id}`), nil for errors and the admin API.
-    public let exchange: String?
+    /// The exchange that answered (logged as `GET /users/{id}`), nil for errors and the admin API.
+    public let exchange: Exchange?
     /// The response's position counting from 1, and the sequence's length.
     public let position: Int
     public let responseCount: Int

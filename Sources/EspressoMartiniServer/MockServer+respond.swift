@@ -99,7 +99,7 @@ extension MockServer {
         if let accessLog {
             let elapsed = ContinuousClock.now - state.started
             accessLog(AccessLogRecord(
-                method: method, path: path, status: status, exchange: answer.served?.logLabel,
+                method: method, path: path, status: status, exchange: answer.served?.exchange,
                 position: (answer.position ?? 0) + 1, responseCount: answer.served?.responses.count ?? 0,
                 hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
             ))

@@ -21,17 +21,23 @@ final class PreparedResponse: @unchecked Sendable {
     /// libmicrohttpd responses may be queued on many connections at once (they are reference counted).
     private let shared: OpaquePointer?
     private let largeFile: LargeFile?
+    /// The bytes the loader read, which `shared` points into (no copy): kept alive with it.
+    private let fileBytes: FileBytes?
 
     /// `fileInMemory`: whether a `response_file` is read now and served from memory.
     init(_ response: MockResponse, fileInMemory: Bool, globalHeaders: [HTTPHeader], globalDelay: Double) {
         statusCode = UInt32(response.statusCode)
         delay = response.delay ?? globalDelay
         let headers = response.effectiveHeaders(global: globalHeaders)
+        fileBytes = if case .file(_, _, _, let bytes) = response.body { bytes } else { nil }
         switch response.body {
-        case .file(_, let path, _) where !fileInMemory:
+        case .file(_, _, _, let bytes?):
+            largeFile = nil
+            shared = Self.persistentResponse(bytes, headers: headers)
+        case .file(_, let path, _, _) where !fileInMemory:
             largeFile = LargeFile(path: path, headers: headers, globalHeaders: globalHeaders)
             shared = nil
-        case .file(_, let path, _):
+        case .file(_, let path, _, _):
             largeFile = nil
             // Read at load time; a file that vanished since validation is answered as an empty body.
             shared = Self.memoryResponse(FileSystem.contents(of: path) ?? [], headers: headers)
@@ -62,6 +68,12 @@ final class PreparedResponse: @unchecked Sendable {
         let response = bytes.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
+        if let response { add(headers, to: response) }
+        return response
+    }
+
+    private static func persistentResponse(_ bytes: FileBytes, headers: [HTTPHeader]) -> OpaquePointer? {
+        let response = MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.buffer.baseAddress), .RESPMEM_PERSISTENT)
         if let response { add(headers, to: response) }
         return response
     }

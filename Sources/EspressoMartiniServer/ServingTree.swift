@@ -9,49 +9,39 @@ final class ServingTree: Sendable {
         let exchange: Exchange
         let counter: CallCounter
         let responses: [PreparedResponse]
-        /// `GET /users/{id}` for the access log, built once.
-        let logLabel: String
 
         init(exchange: Exchange, counter: CallCounter, responses: [PreparedResponse]) {
             self.exchange = exchange
             self.counter = counter
             self.responses = responses
-            self.logLabel = "\(exchange.method.name) \(exchange.route)"
         }
     }
 
-    /// Response files up to this size are always served from memory (typical JSON bodies).
-    static let smallFileLimit = 64 * 1024
-    /// Files up to this size are served from memory too while the tree's total stays within
-    /// `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as it sends a file.
+    /// Files the loader read are served from memory. Larger files up to this size are too, while the
+    /// tree's total stays within `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as it
+    /// sends a file.
     static let memoryFileLimit = 2 * 1024 * 1024
     static let memoryBudget = 64 * 1024 * 1024
 
     let tree: ExchangeTree
     let exchanges: [ServingExchange]
 
-    /// Prepares the responses on every core: reading the small response files of a large tree is most
-    /// of the work of a start or a reload.
+    /// Prepares the responses on every core.
     init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
         self.tree = tree
-        let counterList = tree.exchanges.map { counters.counter(for: $0.counterKey) }
+        let counterList = counters.counters(for: tree.exchanges.map(\.counterKey))
         let inMemory = Self.filesInMemory(tree)
-        let prepared = [ServingExchange?](unsafeUninitializedCapacity: tree.exchanges.count) { buffer, count in
-            // Each iteration writes its own slot only.
-            nonisolated(unsafe) let slots = buffer.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: tree.exchanges.count) { index in
-                let exchange = tree.exchanges[index]
-                let responses = exchange.responses.indices.map {
-                    PreparedResponse(
-                        exchange.responses[$0], fileInMemory: inMemory[index][$0],
-                        globalHeaders: configuration.headers, globalDelay: configuration.delay
-                    )
-                }
-                (slots + index).initialize(to: ServingExchange(exchange: exchange, counter: counterList[index], responses: responses))
+        let indices = Array(tree.exchanges.indices)
+        self.exchanges = indices.concurrentMap { index in
+            let exchange = tree.exchanges[index]
+            let responses = exchange.responses.indices.map {
+                PreparedResponse(
+                    exchange.responses[$0], fileInMemory: inMemory[index][$0],
+                    globalHeaders: configuration.headers, globalDelay: configuration.delay
+                )
             }
-            count = tree.exchanges.count
+            return ServingExchange(exchange: exchange, counter: counterList[index], responses: responses)
         }
-        self.exchanges = prepared.map { $0! }
     }
 
     /// Per exchange and response: whether its file (if any) is kept in memory. Decided in tree order, so
@@ -60,8 +50,7 @@ final class ServingTree: Sendable {
         var budget = memoryBudget
         return tree.exchanges.map { exchange in
             exchange.responses.map { response in
-                guard case .file(_, _, let size) = response.body else { return true }
-                if size <= smallFileLimit { return true }
+                guard case .file(_, _, let size, let bytes) = response.body, bytes == nil else { return true }
                 guard size <= memoryFileLimit, size <= budget else { return false }
                 budget -= size
                 return true

@@ -47,7 +47,9 @@ final class LogWriter: Sendable {
             Self.appendDecimal(Int(record.status), to: &bytes)
             bytes.append(UInt8(ascii: " "))
             if let exchange = record.exchange {
-                bytes.append(contentsOf: exchange.utf8)
+                bytes.append(contentsOf: exchange.method.name.utf8)
+                bytes.append(UInt8(ascii: " "))
+                bytes.append(contentsOf: exchange.route.description.utf8)
                 bytes.append(UInt8(ascii: " "))
                 Self.appendDecimal(record.position, to: &bytes)
                 bytes.append(UInt8(ascii: "/"))

@@ -59,37 +59,41 @@ import Testing
 }
 
 @Suite struct CallCountersTests {
+    func key(_ method: HTTPMethod, _ route: String) -> Exchange.Key {
+        Exchange.Key(method: method, route: RoutePattern(parsing: route))
+    }
+
     @Test func theSameKeyGivesTheSameCounter() {
         let counters = CallCounters()
-        let first = counters.counter(for: "GET /=users/*")
-        #expect(first === counters.counter(for: "GET /=users/*"))
-        #expect(first !== counters.counter(for: "POST /=users/*"))
+        let first = counters.counter(for: key(.get, "/users/*"))
+        #expect(first === counters.counter(for: key(.get, "/users/*")))
+        #expect(first !== counters.counter(for: key(.post, "/users/*")))
     }
 
     @Test func retainKeepsOnlyTheGivenKeys() {
         let counters = CallCounters()
-        let kept = counters.counter(for: "GET /a")
-        let dropped = counters.counter(for: "GET /b")
+        let kept = counters.counter(for: key(.get, "/a"))
+        let dropped = counters.counter(for: key(.get, "/b"))
         _ = kept.next(responseCount: 5)
         _ = dropped.next(responseCount: 5)
-        counters.retain(only: ["GET /a", "GET /never-created"])
-        #expect(counters.counter(for: "GET /a") === kept)
-        #expect(counters.counter(for: "GET /a").value == 1)
-        let recreated = counters.counter(for: "GET /b")
+        counters.retain(only: [key(.get, "/a"), key(.get, "/never-created")])
+        #expect(counters.counter(for: key(.get, "/a")) === kept)
+        #expect(counters.counter(for: key(.get, "/a")).value == 1)
+        let recreated = counters.counter(for: key(.get, "/b"))
         #expect(recreated !== dropped)
         #expect(recreated.value == 0)
     }
 
     @Test func resetAllPutsEveryCounterBackToZero() {
         let counters = CallCounters()
-        let a = counters.counter(for: "GET /a")
-        let b = counters.counter(for: "PUT /b")
+        let a = counters.counter(for: key(.get, "/a"))
+        let b = counters.counter(for: key(.put, "/b"))
         for _ in 0..<3 { _ = a.next(responseCount: 2) }
         _ = b.next(responseCount: 2)
         counters.resetAll()
         #expect(a.value == 0)
         #expect(b.value == 0)
-        #expect(counters.counter(for: "GET /a") === a)
+        #expect(counters.counter(for: key(.get, "/a")) === a)
         #expect(a.next(responseCount: 2) == 0)
     }
 
@@ -97,9 +101,9 @@ import Testing
         let counters = CallCounters()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<32 {
-                group.addTask { for _ in 0..<100 { _ = counters.counter(for: "GET /shared").next(responseCount: 1) } }
+                group.addTask { for _ in 0..<100 { _ = counters.counter(for: key(.get, "/shared")).next(responseCount: 1) } }
             }
         }
-        #expect(counters.counter(for: "GET /shared").value == 3200)
+        #expect(counters.counter(for: key(.get, "/shared")).value == 3200)
     }
 }

@@ -12,6 +12,27 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         self.matchKey = "/" + segments.map(\.matchKey).joined(separator: "/")
     }
 
+    private init(segments: [RouteSegment], description: String, matchKey: String) {
+        self.segments = segments
+        self.description = description
+        self.matchKey = matchKey
+    }
+
+    /// This route with one more segment: the loader builds each folder's route from its parent's,
+    /// once, and every method folder in it shares the result.
+    public func appending(_ segment: RouteSegment) -> RoutePattern {
+        let isRoot = segments.isEmpty
+        var longer: [RouteSegment] = []
+        longer.reserveCapacity(segments.count + 1)
+        longer += segments
+        longer.append(segment)
+        return RoutePattern(
+            segments: longer,
+            description: .concatenating(isRoot ? "" : description, "/", segment.spelling),
+            matchKey: .concatenating(isRoot ? "" : matchKey, "/", segment.matchKey)
+        )
+    }
+
     /// Parses `/users/{id}` as the folders would spell it. Split on the byte `/`, as request paths are:
     /// split on characters, a `/` followed by a combining mark would not count.
     public init(parsing text: String) {

@@ -28,10 +28,22 @@ public struct RouteTrie: Sendable {
     /// Adds a route; returns the index of the exchange already there for the same method and
     /// an equivalent pattern (the caller reports the clash), or nil when the place was free.
     public mutating func insert(_ pattern: RoutePattern, method: HTTPMethod, exchange: Int) -> Int? {
+        insert(method: method, exchange: exchange, at: node(for: pattern))
+    }
+
+    /// The node of a route, created with the nodes above it when new. The loader inserts exchanges
+    /// sorted by route, so the methods of one folder reuse one lookup.
+    public mutating func node(for pattern: RoutePattern) -> Int {
         var node = 0
         for segment in pattern.segments {
             node = child(of: node, for: segment)
         }
+        return node
+    }
+
+    /// Adds an exchange at `node` (from `node(for:)`); returns the exchange already there for the same
+    /// method, or nil when the place was free.
+    public mutating func insert(method: HTTPMethod, exchange: Int, at node: Int) -> Int? {
         let existing = nodes[node].exchanges[method]
         if existing >= 0 { return Int(existing) }
         nodes[node].exchanges[method] = Int32(exchange)

@@ -1,5 +1,17 @@
 /// A method and a route, answered by a sequence of responses played in order, the last one repeating.
-public struct Exchange: Sendable, Equatable {
+/// A class: the loader sorts and files thousands of them, and a reference copies with one retain.
+public final class Exchange: Sendable, Equatable {
+    /// What identifies an exchange across reloads: its method and a route matching the same requests.
+    public struct Key: Sendable, Hashable {
+        let method: HTTPMethod
+        let matchKey: String
+
+        public init(method: HTTPMethod, route: RoutePattern) {
+            self.method = method
+            self.matchKey = route.matchKey
+        }
+    }
+
     public let method: HTTPMethod
     public let route: RoutePattern
     /// The method folder, relative to the requests folder (`api/user/POST`).
@@ -13,6 +25,10 @@ public struct Exchange: Sendable, Equatable {
         self.responses = responses
     }
 
-    /// Identifies the exchange across reloads: the same method and a route matching the same requests.
-    public var counterKey: String { method.name + " " + route.matchKey }
+    /// Call counters carry over between exchanges with the same key.
+    public var counterKey: Key { Key(method: method, route: route) }
+
+    public static func == (a: Exchange, b: Exchange) -> Bool {
+        a.method == b.method && a.route == b.route && a.folder == b.folder && a.responses == b.responses
+    }
 }

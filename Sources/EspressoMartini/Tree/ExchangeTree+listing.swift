@@ -46,7 +46,7 @@ extension MockResponse {
         switch body {
         case .none: break
         case .inline(let value): members.append(JSONMember(key: "body", value: value))
-        case .file(let name, _, _): members.append(JSONMember(key: "response_file", value: .string(name)))
+        case .file(let name, _, _, _): members.append(JSONMember(key: "response_file", value: .string(name)))
         }
         members.append(JSONMember(key: "delay", value: delay.map(JSONValue.real) ?? .null))
         return .object(members)
@@ -58,7 +58,7 @@ extension ResponseBody {
     var summary: String {
         switch self {
         case .none: return "no body"
-        case .file(let name, _, _): return name
+        case .file(let name, _, _, _): return name
         case .inline(let value):
             let text = value.compactText
             return "body " + (text.count > 40 ? text.prefix(39) + "…" : text)

@@ -18,7 +18,7 @@ public struct MockResponse: Sendable, Equatable {
     public var derivedContentType: String? {
         switch body {
         case .none: nil
-        case .file(let name, _, _): ContentType.forFile(name)
+        case .file(let name, _, _, _): ContentType.forFile(name)
         case .inline(.string): ContentType.plainText
         case .inline: ContentType.json
         }
@@ -31,6 +31,7 @@ public struct MockResponse: Sendable, Equatable {
         if let type = derivedContentType, !result.contains(named: "Content-Type") {
             result.append(HTTPHeader(name: "Content-Type", value: type))
         }
+        guard !global.isEmpty else { return result }
         let own = Set(result.map { $0.name.lowercased() })
         result += global.filter { !own.contains($0.name.lowercased()) }
         return result

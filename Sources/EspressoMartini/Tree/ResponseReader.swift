@@ -3,14 +3,23 @@
 struct ResponseReader {
     static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
 
-    /// The file as shown in messages.
-    let file: String
-    /// The method folder as shown in messages, and on disk with links resolved: `response_file` resolves against it.
-    let methodFolder: String
+    /// The requests folder as the user named it, and the method folder in it: paths for messages are
+    /// built from them only when there is something to report.
+    let requestsFolder: String
+    let relativeFolder: String
+    /// The method folder on disk with links resolved: `response_file` resolves against it.
     let methodFolderRealPath: String
+    /// The folder holding the method folder, open, and the method folder's name in it: plain file names
+    /// are opened through it.
+    let parentFolder: OpenFolder
+    let methodFolderName: String
     /// The requests folder with links resolved: no `response_file` may resolve outside it.
     let rootRealPath: String
     let map: LazyJSONSourceMap
+
+    var methodFolder: String { FileSystem.join(requestsFolder, relativeFolder) }
+    /// The file as shown in messages.
+    var file: String { FileSystem.join(methodFolder, TreeLoader.configurationFileName) }
 
     func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [MockResponse] {
         switch document {
@@ -42,7 +51,7 @@ struct ResponseReader {
         var bodyKey: String?
 
         for member in members {
-            let memberPath = path + [member.key]
+            var memberPath: [String] { path + [member.key] }
             switch member.key {
             case "status_code":
                 guard case .integer(let code) = member.value else {
@@ -98,12 +107,25 @@ struct ResponseReader {
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' must be relative to the method folder, not absolute")
             return nil
         }
-        let candidate = FileSystem.join(methodFolder, name)
+        var candidate: String { FileSystem.join(methodFolder, name) }
         // A plain file name that is no link needs no `realpath` (a system call per path component),
-        // which matters on trees of thousands of files.
-        if !name.contains("/"), name != ".", name != "..",
-           let status = FileSystem.linkStatus(of: FileSystem.join(methodFolderRealPath, name)), status.kind == .regularFile {
-            return .file(name: name, path: FileSystem.join(methodFolderRealPath, name), size: status.size)
+        // which matters on trees of thousands of files; a small file is read in the same pass.
+        if !name.contains("/"), name != ".", name != ".." {
+            switch parentFolder.openFile(methodFolderName + "/" + name, readingUpTo: TreeLoader.readFileLimit) {
+            case .regularFile(let size, let bytes):
+                return .file(name: name, path: FileSystem.join(methodFolderRealPath, name), size: size, bytes: bytes)
+            case .missing:
+                diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(candidate) or fix the name")
+                return nil
+            case .notRegular:
+                diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
+                return nil
+            case .unreadable:
+                diagnostics.error(file, map.value(path), "'response_file' '\(name)' cannot be read; check its permissions")
+                return nil
+            case .link:
+                break
+            }
         }
         guard let real = FileSystem.realPath(FileSystem.join(methodFolderRealPath, name)) else {
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(candidate) or fix the name")
@@ -117,6 +139,7 @@ struct ResponseReader {
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
             return nil
         }
-        return .file(name: name, path: real, size: size)
+        let bytes = size <= TreeLoader.readFileLimit ? FileSystem.contents(of: real).map(FileBytes.init) : nil
+        return .file(name: name, path: real, size: bytes?.count ?? size, bytes: bytes)
     }
 }

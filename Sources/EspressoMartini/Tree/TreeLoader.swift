@@ -10,17 +10,24 @@ public struct TreeLoader: Sendable {
         self.parser = parser
     }
 
+    /// Response files up to this size are read by the loader, in the pass that checks them, and kept
+    /// with the tree (typical JSON bodies): the server serves them from memory.
+    public static let readFileLimit = 64 * 1024
+    /// A folder with at least this many sub-folders has them walked on every core (unless a folder
+    /// above already does): enough work to share, and one level of sharing is enough for two cores or twenty.
+    static let parallelWalkWidth = 4
+
     /// Loads `folder` (a path as the user gave it; messages show paths under it). Warnings come back
     /// with a tree; any error means no tree.
     public func load(folder: String) -> (tree: ExchangeTree?, diagnostics: Diagnostics) {
-        var walk = Walk(folder: folder, parser: parser)
+        var walk = Walk(folder: folder, parser: parser, rootRealPath: "")
         guard FileSystem.kind(of: folder) == .directory, let rootRealPath = FileSystem.realPath(folder) else {
             let problem = FileSystem.kind(of: folder) == nil ? "does not exist" : "is not a folder"
             walk.diagnostics.error(folder, nil, "the requests folder \(problem); create it or pass --requests-folder")
             return (nil, walk.diagnostics)
         }
-        walk.rootRealPath = rootRealPath
-        walk.visit(relative: "", realPath: rootRealPath, route: [], ancestors: [rootRealPath], entries: FileSystem.listing(of: folder))
+        walk = Walk(folder: folder, parser: parser, rootRealPath: rootRealPath)
+        walk.visit(OpenFolder(path: folder), relative: "", realPath: rootRealPath, route: RoutePattern([]), ancestors: [rootRealPath], inParallel: false)
         let tree = walk.freeze()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
     }
@@ -28,59 +35,92 @@ public struct TreeLoader: Sendable {
     private struct Walk {
         let folder: String
         let parser: any JSONParser
-        var rootRealPath = ""
+        let rootRealPath: String
         var exchanges: [Exchange] = []
         /// Exchanges whose configuration has errors: not served, but still checked for clashes so
         /// that one run reports every problem.
         var brokenExchanges: [Exchange] = []
         var diagnostics = Diagnostics()
 
-        init(folder: String, parser: any JSONParser) {
+        init(folder: String, parser: any JSONParser, rootRealPath: String) {
             self.folder = folder
             self.parser = parser
+            self.rootRealPath = rootRealPath
         }
 
         func path(_ relative: String) -> String { FileSystem.join(folder, relative) }
 
-        /// Walks one path-component folder. `realPath` is its path with links resolved (method folders'
-        /// files are checked against the requests folder with it); `ancestors` are the real paths above,
-        /// so that a link back up (a loop) is caught while two links to one folder are simply two routes.
-        mutating func visit(relative: String, realPath: String, route: [RouteSegment], ancestors: Set<String>, entries: [FileSystem.Entry]?) {
-            guard let entries else {
+        /// An empty walk of the same tree, for one sub-folder walked on another core.
+        var branch: Walk { Walk(folder: folder, parser: parser, rootRealPath: rootRealPath) }
+
+        /// Adds what a branch found, in walk order.
+        mutating func append(_ other: Walk) {
+            exchanges += other.exchanges
+            brokenExchanges += other.brokenExchanges
+            diagnostics.append(contentsOf: other.diagnostics)
+        }
+
+        /// Walks one path-component folder (nil: it could not be opened), whose `entries` may have been
+        /// read already (a folder's stream is read once). `realPath` is its path with
+        /// links resolved (method folders' files are checked against the requests folder with it);
+        /// `ancestors` are the real paths above, so that a link back up (a loop) is caught while two
+        /// links to one folder are simply two routes.
+        mutating func visit(_ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, relative: String, realPath: String, route: RoutePattern, ancestors: Set<String>, inParallel: Bool) {
+            guard let opened else {
                 diagnostics.error(path(relative), nil, "cannot read this folder; check its permissions")
                 return
             }
-            for entry in entries where !entry.name.hasPrefix(".") && entry.kind == .directory {
-                let name = entry.name
-                let childRelative = relative.isEmpty ? name : relative + "/" + name
-                let childPath = path(childRelative)
-                if relative.isEmpty && name == TreeLoader.reservedFolder {
-                    diagnostics.error(childPath, nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
-                    continue
+            let subfolders = (entries ?? opened.entries()).filter { !$0.name.hasPrefix(".") && $0.kind == .directory }
+            let walkInParallel = !inParallel && subfolders.count >= TreeLoader.parallelWalkWidth
+            guard walkInParallel else {
+                for entry in subfolders {
+                    visitEntry(entry, of: opened, relative: relative, realPath: realPath, route: route, ancestors: ancestors, inParallel: inParallel)
                 }
-                guard let childReal = entry.isLink ? FileSystem.realPath(childPath) : FileSystem.join(realPath, name),
-                      !ancestors.contains(childReal) else {
-                    diagnostics.error(childPath, nil, "this folder links back to a folder above it, which would never end; remove the link")
-                    continue
-                }
-                // A method folder nearly always holds its configuration: reading it straight away spares
-                // listing the folder (a third of the system calls of a large tree's load).
-                if let method = HTTPMethod(name: name),
-                   let contents = FileSystem.contents(of: FileSystem.join(childPath, TreeLoader.configurationFileName)) {
-                    readExchange(method: method, folder: childRelative, realPath: childReal, configuration: .regularFile, contents: contents, route: route)
-                    continue
-                }
-                let childEntries = FileSystem.listing(of: childPath)
-                if let method = HTTPMethod(name: name), let configuration = Self.methodFolderConfiguration(childEntries ?? []) {
-                    readExchange(method: method, folder: childRelative, realPath: childReal, configuration: configuration, route: route)
-                } else if route.last == .catchAll {
-                    diagnostics.error(childPath, nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
-                } else {
-                    visit(
-                        relative: childRelative, realPath: childReal, route: route + [RouteSegment(folderName: name)],
-                        ancestors: ancestors.union([childReal]), entries: childEntries
-                    )
-                }
+                return
+            }
+            let empty = branch
+            let branches = subfolders.concurrentMap { entry in
+                var branch = empty
+                branch.visitEntry(entry, of: opened, relative: relative, realPath: realPath, route: route, ancestors: ancestors, inParallel: true)
+                return branch
+            }
+            for branch in branches { append(branch) }
+        }
+
+        /// One sub-folder of a path-component folder: a method folder, or another path component.
+        mutating func visitEntry(
+            _ entry: FileSystem.Entry, of parent: OpenFolder, relative: String, realPath: String, route: RoutePattern, ancestors: Set<String>,
+            inParallel: Bool
+        ) {
+            let name = entry.name
+            let childRelative = relative.isEmpty ? name : String.concatenating(relative, "/", name)
+            if relative.isEmpty && name == TreeLoader.reservedFolder {
+                diagnostics.error(path(childRelative), nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
+                return
+            }
+            guard let childReal = entry.isLink ? FileSystem.realPath(path(childRelative)) : FileSystem.join(realPath, name),
+                  !ancestors.contains(childReal) else {
+                diagnostics.error(path(childRelative), nil, "this folder links back to a folder above it, which would never end; remove the link")
+                return
+            }
+            let method = HTTPMethod(name: name)
+            // A method folder nearly always holds its configuration: reading it straight away spares
+            // listing the folder (a third of the system calls of a large tree's load).
+            if let method, let contents = parent.contents(of: name + "/" + TreeLoader.configurationFileName) {
+                readExchange(method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: .regularFile, contents: contents, route: route)
+                return
+            }
+            let child = OpenFolder(named: name, in: parent)
+            let childEntries = child?.entries()
+            if let method, let childEntries, let configuration = Self.methodFolderConfiguration(childEntries) {
+                readExchange(method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: configuration, route: route)
+            } else if route.segments.last == .catchAll {
+                diagnostics.error(path(childRelative), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
+            } else {
+                visit(
+                    child, entries: childEntries, relative: childRelative, realPath: childReal, route: route.appending(RouteSegment(folderName: name)),
+                    ancestors: ancestors.union([childReal]), inParallel: inParallel
+                )
             }
         }
 
@@ -97,12 +137,14 @@ public struct TreeLoader: Sendable {
         /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes
         /// when already read.
         mutating func readExchange(
-            method: HTTPMethod, folder relative: String, realPath: String, configuration: FileSystem.Kind?, contents: [UInt8]? = nil,
-            route: [RouteSegment]
+            method: HTTPMethod, in parent: OpenFolder, name: String, folder relative: String, realPath: String, configuration: FileSystem.Kind?,
+            contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
-            let responses = readResponses(methodFolder: path(relative), realPath: realPath, configuration: configuration, contents: contents)
-            let exchange = Exchange(method: method, route: RoutePattern(route), folder: relative, responses: responses)
+            let responses = readResponses(
+                folder: relative, in: parent, name: name, realPath: realPath, configuration: configuration, contents: contents
+            )
+            let exchange = Exchange(method: method, route: route, folder: relative, responses: responses)
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
             } else {
@@ -111,13 +153,16 @@ public struct TreeLoader: Sendable {
         }
 
         /// The responses of a method folder: its configuration's, or one `200` with no body when it has none.
-        mutating func readResponses(methodFolder: String, realPath: String, configuration: FileSystem.Kind?, contents: [UInt8]?) -> [MockResponse] {
-            let file = FileSystem.join(methodFolder, TreeLoader.configurationFileName)
+        mutating func readResponses(
+            folder relative: String, in parent: OpenFolder, name: String, realPath: String, configuration: FileSystem.Kind?,
+            contents: [UInt8]?
+        ) -> [MockResponse] {
+            var file: String { FileSystem.join(path(relative), TreeLoader.configurationFileName) }
             switch configuration {
             case nil:
                 return [MockResponse()]
             case .regularFile:
-                guard let bytes = contents ?? FileSystem.contents(of: file) else {
+                guard let bytes = contents ?? parent.contents(of: name + "/" + TreeLoader.configurationFileName) else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")
                     return []
                 }
@@ -127,8 +172,8 @@ public struct TreeLoader: Sendable {
                     return []
                 case .success(let document):
                     let reader = ResponseReader(
-                        file: file, methodFolder: methodFolder, methodFolderRealPath: realPath, rootRealPath: rootRealPath,
-                        map: LazyJSONSourceMap(bytes)
+                        requestsFolder: folder, relativeFolder: relative, methodFolderRealPath: realPath, parentFolder: parent, methodFolderName: name,
+                        rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes)
                     )
                     return reader.read(document, into: &diagnostics)
                 }
@@ -141,8 +186,10 @@ public struct TreeLoader: Sendable {
         /// Reports exchanges that would answer the same requests (broken ones included), then sorts the
         /// served ones by route and method and builds the trie.
         mutating func freeze() -> ExchangeTree {
-            var firstFolder: [String: Exchange] = [:]
-            for exchange in Self.sorted(exchanges + brokenExchanges) {
+            var firstFolder: [Exchange.Key: Exchange] = [:]
+            firstFolder.reserveCapacity(exchanges.count + brokenExchanges.count)
+            let ordered = Self.sorted(exchanges)
+            for exchange in brokenExchanges.isEmpty ? ordered : Self.sorted(exchanges + brokenExchanges) {
                 guard let other = firstFolder[exchange.counterKey] else {
                     firstFolder[exchange.counterKey] = exchange
                     continue
@@ -154,8 +201,14 @@ public struct TreeLoader: Sendable {
             }
             var trie = RouteTrie()
             var kept: [Exchange] = []
-            for exchange in Self.sorted(exchanges) where trie.insert(exchange.route, method: exchange.method, exchange: kept.count) == nil {
-                kept.append(exchange)
+            kept.reserveCapacity(exchanges.count)
+            var last: (route: String, node: Int)?
+            for exchange in ordered {
+                let node = last?.route == exchange.route.description ? last!.node : trie.node(for: exchange.route)
+                last = (exchange.route.description, node)
+                if trie.insert(method: exchange.method, exchange: kept.count, at: node) == nil {
+                    kept.append(exchange)
+                }
             }
             return ExchangeTree(exchanges: kept, trie: trie, folder: folder)
         }
@@ -163,11 +216,12 @@ public struct TreeLoader: Sendable {
         /// By route (byte-wise), then method, then folder so that the order never depends on the disk.
         static func sorted(_ exchanges: [Exchange]) -> [Exchange] {
             exchanges.sorted { a, b in
-                let (routeA, routeB) = (a.route.description, b.route.description)
-                if routeA != routeB { return routeA.utf8.lexicographicallyPrecedes(routeB.utf8) }
+                let routeOrder = a.route.description.compareBytewise(b.route.description)
+                if routeOrder != 0 { return routeOrder < 0 }
                 if a.method != b.method { return a.method.name < b.method.name }
-                return a.folder.utf8.lexicographicallyPrecedes(b.folder.utf8)
+                return a.folder.precedesBytewise(b.folder)
             }
         }
     }
 }
+

@@ -145,6 +145,38 @@ extension HardeningTests {
             #expect(server.stop().exitCode == 0)
         }
 
+        @Test("a file truncated and written 400 ms later (an editor saving slowly) is never served half-written: the reload waits for the writer to close it")
+        func slowRewrite() async throws {
+            let old = Array("old version".utf8), new = Array("new version".utf8)
+            let tree = try TemporaryTree(
+                exchanges: ["slow/GET/configuration.json": #"{"response_file": "slow.txt"}"#, "slow/GET/slow.txt": .bytes(old)],
+                configuration: #"{"watch": true}"#
+            )
+            defer { tree.remove() }
+            let server = try await ServerProcess.serving(tree)
+            defer { server.stop() }
+            let file = Self.path(tree, "slow/GET/slow.txt")
+
+            let poller = RepeatedRequests(client: server.client, target: "/slow")
+            let descriptor = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            try #require(descriptor >= 0)
+            try await Task.sleep(for: .milliseconds(400))  // past the reload's 150 ms of quiet
+            #expect(new.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == new.count)
+            close(descriptor)
+            let written = ContinuousClock.now
+            while try await server.client.get("/slow").body != new && ContinuousClock.now - written < .seconds(3) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let (answers, errors) = try await BlockingCall.run { try poller.stop() }
+
+            #expect(errors.isEmpty, "\(errors.count) polls failed: \(errors.prefix(3))")
+            let bodies = answers.map(\.body)
+            #expect(bodies.allSatisfy { $0 == old || $0 == new }, "\(bodies.filter { $0 != old && $0 != new }.count) answers were neither version")
+            #expect(bodies.last == new)
+            #expect(server.stop().exitCode == 0)
+        }
+
         /// The one case that cannot be protected: a file sent from disk and truncated in place while it is
         /// being sent. The server has promised its Content-Length and cannot take it back; it stops sending
         /// and libmicrohttpd closes the connection once `connection_timeout` has passed with nothing to send.

@@ -1,17 +1,20 @@
 import Foundation
 
-/// A folder tree written from a table at run time: files with their contents, empty folders, and
-/// symbolic links, all relative to a fresh temporary folder that is removed afterwards.
+/// A folder tree written from a table at run time: files with their contents, empty folders, symbolic
+/// links and named pipes, all relative to a fresh temporary folder that is removed afterwards.
 struct FolderFixture: Sendable {
     var files: [String: String] = [:]
     var folders: [String] = []
     /// Link path → destination as written into the link; `$TMP` stands for the temporary folder.
     var symlinks: [String: String] = [:]
+    /// Named pipes, which block a reader that waits for a writer.
+    var fifos: [String] = []
 
-    init(files: [String: String] = [:], folders: [String] = [], symlinks: [String: String] = [:]) {
+    init(files: [String: String] = [:], folders: [String] = [], symlinks: [String: String] = [:], fifos: [String] = []) {
         self.files = files
         self.folders = folders
         self.symlinks = symlinks
+        self.fifos = fifos
     }
 }
 
@@ -43,6 +46,10 @@ func withTemporaryFolder<T>(_ fixture: FolderFixture, _ body: (String) throws ->
             atPath: root + "/" + relative,
             withDestinationPath: destination.replacingOccurrences(of: "$TMP", with: root)
         )
+    }
+    for relative in fixture.fifos {
+        try parentFolder(of: relative)
+        guard mkfifo(root + "/" + relative, 0o644) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
     return try body(root)
 }

@@ -5,8 +5,8 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-#if MHD_VERSION < 0x00097300
-#error "espressomartini needs libmicrohttpd 0.9.73 or newer"
+#if MHD_VERSION < 0x00097400
+#error "espressomartini needs libmicrohttpd 0.9.74 or newer"
 #endif
 
 // MHD_start_daemon is variadic, which Swift cannot call: this fixed-argument wrapper passes the

@@ -21,19 +21,16 @@ final class PreparedResponse: @unchecked Sendable {
     /// libmicrohttpd responses may be queued on many connections at once (they are reference counted).
     private let shared: OpaquePointer?
     private let largeFile: LargeFile?
-    /// The bytes the loader read, which `shared` points into (no copy): kept alive with it.
-    private let fileBytes: FileBytes?
 
     /// `fileInMemory`: whether a `response_file` is read now and served from memory.
     init(_ response: MockResponse, fileInMemory: Bool, globalHeaders: [HTTPHeader], globalDelay: Double) {
         statusCode = UInt32(response.statusCode)
         delay = response.delay ?? globalDelay
         let headers = response.effectiveHeaders(global: globalHeaders)
-        fileBytes = if case .file(_, _, _, let bytes) = response.body { bytes } else { nil }
         switch response.body {
         case .file(_, _, _, let bytes?):
             largeFile = nil
-            shared = Self.persistentResponse(bytes, headers: headers)
+            shared = Self.sharedBytesResponse(bytes, headers: headers)
         case .file(_, let path, _, _) where !fileInMemory:
             largeFile = LargeFile(path: path, headers: headers, globalHeaders: globalHeaders)
             shared = nil
@@ -72,9 +69,21 @@ final class PreparedResponse: @unchecked Sendable {
         return response
     }
 
-    private static func persistentResponse(_ bytes: FileBytes, headers: [HTTPHeader]) -> OpaquePointer? {
-        let response = MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.buffer.baseAddress), .RESPMEM_PERSISTENT)
-        if let response { add(headers, to: response) }
+    /// A response sending the loader's bytes without a copy. libmicrohttpd holds a reference to them
+    /// until its own reference count drops to zero: a connection may still be sending them after a
+    /// reload has dropped this tree.
+    private static func sharedBytesResponse(_ bytes: FileBytes, headers: [HTTPHeader]) -> OpaquePointer? {
+        let owner = Unmanaged.passRetained(bytes)
+        let response = MHD_create_response_from_buffer_with_free_callback_cls(
+            bytes.count, UnsafeMutableRawPointer(mutating: bytes.buffer.baseAddress), { owner in
+                Unmanaged<FileBytes>.fromOpaque(owner!).release()
+            }, owner.toOpaque()
+        )
+        guard let response else {
+            owner.release()
+            return nil
+        }
+        add(headers, to: response)
         return response
     }
 

@@ -17,8 +17,7 @@ public final class FileBytes: @unchecked Sendable {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 1)
         var got = 0
         while got < size {
-            let count = read(descriptor, memory.baseAddress! + got, size - got)
-            if count < 0 && errno == EINTR { continue }
+            let count = FileSystem.readRetrying(descriptor, into: memory.baseAddress! + got, count: size - got)
             if count < 0 {
                 memory.deallocate()
                 return nil

@@ -67,28 +67,30 @@ public enum FileSystem {
         let first = 16 * 1024
         var got = 0
         var bytes = withUnsafeTemporaryAllocation(byteCount: first, alignment: 1) { buffer -> [UInt8]? in
-            repeat {
-                got = read(descriptor, buffer.baseAddress!, first)
-            } while got < 0 && errno == EINTR
+            got = readRetrying(descriptor, into: buffer.baseAddress!, count: first)
             return got < 0 ? nil : Array(UnsafeRawBufferPointer(rebasing: buffer[..<got]))
         }
-        guard bytes != nil else { return nil }
         var chunk = 64 * 1024
         var filledBuffer = got == first
-        while filledBuffer {
-            var failed = false
+        while filledBuffer, bytes != nil {
             bytes!.append(contentsOf: [UInt8](unsafeUninitializedCapacity: chunk) { buffer, count in
-                repeat {
-                    got = read(descriptor, buffer.baseAddress!, buffer.count)
-                } while got < 0 && errno == EINTR
-                failed = got < 0
+                got = readRetrying(descriptor, into: buffer.baseAddress!, count: buffer.count)
                 count = max(got, 0)
             })
-            if failed { return nil }
+            if got < 0 { return nil }
             filledBuffer = got == chunk
             chunk = min(chunk * 2, 16 * 1024 * 1024)
         }
         return bytes
+    }
+
+    /// One `read`, retried when a signal interrupts it: the byte count, 0 at the end, -1 on an error.
+    static func readRetrying(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        var got: Int
+        repeat {
+            got = read(descriptor, buffer, count)
+        } while got < 0 && errno == EINTR
+        return got
     }
 
     public static var currentDirectory: String {

@@ -20,13 +20,13 @@ public struct TreeLoader: Sendable {
     /// Loads `folder` (a path as the user gave it; messages show paths under it). Warnings come back
     /// with a tree; any error means no tree.
     public func load(folder: String) -> (tree: ExchangeTree?, diagnostics: Diagnostics) {
-        var walk = Walk(folder: folder, parser: parser, rootRealPath: "")
         guard FileSystem.kind(of: folder) == .directory, let rootRealPath = FileSystem.realPath(folder) else {
             let problem = FileSystem.kind(of: folder) == nil ? "does not exist" : "is not a folder"
-            walk.diagnostics.error(folder, nil, "the requests folder \(problem); create it or pass --requests-folder")
-            return (nil, walk.diagnostics)
+            var diagnostics = Diagnostics()
+            diagnostics.error(folder, nil, "the requests folder \(problem); create it or pass --requests-folder")
+            return (nil, diagnostics)
         }
-        walk = Walk(folder: folder, parser: parser, rootRealPath: rootRealPath)
+        var walk = Walk(folder: folder, parser: parser, rootRealPath: rootRealPath)
         walk.visit(OpenFolder(path: folder), relative: "", realPath: rootRealPath, route: RoutePattern([]), ancestors: [rootRealPath], inParallel: false)
         let tree = walk.freeze()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)

@@ -8,7 +8,6 @@ let package = Package(
         .executable(name: "espressomartini", targets: ["espressomartini"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -25,7 +24,6 @@ let package = Package(
             name: "espressomartini",
             dependencies: [
                 "EspressoMartini", "EspressoMartiniServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -17,7 +17,7 @@ VERSION := $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/EspressoMartini/
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
-BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libsystemd-dev
+BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # What `make deb` needs besides the build packages.

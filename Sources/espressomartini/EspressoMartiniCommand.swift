@@ -1,16 +1,37 @@
-import ArgumentParser
 import EspressoMartini
+import Glibc
 
+/// The program: reads the command line, then prints a help page, the version or a completion script, or runs
+/// `run` or `endpoints`; ends with the exit status of SPEC §8.
 @main
-struct EspressoMartiniCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "espressomartini",
+enum EspressoMartiniCommand {
+    static let root = CommandDefinition(
+        name: CommandDefinition.programName,
         abstract: "A folder-driven HTTP mock server.",
         discussion: """
             A folder tree is the whole configuration: network-exchanges/api/user/POST/configuration.json \
             holds the responses for POST /api/user.
             """,
-        version: EspressoMartiniVersion.current,
-        subcommands: [Run.self, Endpoints.self]
+        subcommands: [Run.definition, Endpoints.definition],
+        make: nil
     )
+
+    static func main() {
+        do {
+            switch try CommandLineParser(root: root).parse(Array(CommandLine.arguments.dropFirst())) {
+            case .help(let command): print(HelpPage(command: command).text)
+            case .version: print(EspressoMartiniVersion.current)
+            case .completionScript(let shell): print(shell.script(for: root), terminator: "")
+            case .command(let command): try command.run()
+            }
+        } catch let error as UsageError {
+            StandardError.printLine(error.report)
+            exit(ExitStatus.usageError.code)
+        } catch let status as ExitStatus {
+            exit(status.code)
+        } catch {
+            StandardError.printLine("espressomartini: \(error)")
+            exit(1)
+        }
+    }
 }

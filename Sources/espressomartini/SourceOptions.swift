@@ -1,14 +1,25 @@
-import ArgumentParser
 import EspressoMartini
 import EspressoMartiniServer
 
 /// Where the tree and the server configuration come from; shared by `run` and `endpoints`.
-struct SourceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The server configuration file (default: configuration.json in the current folder, if there is one).", valueName: "file"))
-    var configuration: String?
+struct SourceOptions {
+    static let configurationOption = OptionDefinition.option(
+        "configuration", valueName: "file",
+        help: "The server configuration file (default: configuration.json in the current folder, if there is one).", completion: .files
+    )
+    static let requestsFolderOption = OptionDefinition.option(
+        "requests-folder", valueName: "dir", help: "The requests folder (default: network-exchanges beside the configuration file).",
+        completion: .directories
+    )
+    static let options = [configurationOption, requestsFolderOption]
 
-    @Option(name: .long, help: ArgumentHelp("The requests folder (default: network-exchanges beside the configuration file).", valueName: "dir"))
+    var configuration: String?
     var requestsFolder: String?
+
+    init(_ arguments: ParsedArguments) {
+        configuration = arguments.text(Self.configurationOption)
+        requestsFolder = arguments.text(Self.requestsFolderOption)
+    }
 
     /// Defaults, then the configuration file, then these flags; with every problem found in the file.
     func resolve() -> (ServerConfiguration, Diagnostics) {

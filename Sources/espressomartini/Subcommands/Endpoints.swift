@@ -1,17 +1,21 @@
-import ArgumentParser
 import EspressoMartini
 import EspressoMartiniServer
 
-struct Endpoints: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "List every exchange the tree serves, sorted by route then method.",
-        version: EspressoMartiniVersion.current
+struct Endpoints: Command {
+    static let jsonOption = OptionDefinition.flag("json", help: "Print a JSON array of exchanges and their responses.")
+
+    static let definition = CommandDefinition(
+        name: "endpoints", abstract: "List every exchange the tree serves, sorted by route then method.",
+        options: SourceOptions.options + [jsonOption], make: { Endpoints($0) }
     )
 
-    @OptionGroup var source: SourceOptions
+    var source: SourceOptions
+    var json: Bool
 
-    @Flag(help: "Print a JSON array of exchanges and their responses.")
-    var json = false
+    init(_ arguments: ParsedArguments) {
+        source = SourceOptions(arguments)
+        json = arguments.isSet(Self.jsonOption)
+    }
 
     func run() throws {
         let (configuration, diagnostics) = source.resolve()

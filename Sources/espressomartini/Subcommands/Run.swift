@@ -1,47 +1,57 @@
-import ArgumentParser
-import Dispatch
 import EspressoMartini
 import EspressoMartiniServer
 import Glibc
 import Logging
 
-struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Serve the requests folder over HTTP until SIGINT or SIGTERM.",
-        version: EspressoMartiniVersion.current
+struct Run: Command {
+    static let hostnameOption = OptionDefinition.option(
+        "hostname", valueName: "host", help: "The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too)."
+    )
+    static let portOption = OptionDefinition.option("port", .integer, valueName: "n", help: "The port; 0 lets the system pick.")
+    static let delayOption = OptionDefinition.option(
+        "delay", .number, valueName: "seconds", help: "Seconds to wait before every response that has no delay of its own."
+    )
+    static let logLevelOption = OptionDefinition.option(
+        "log-level", valueName: "level", help: "TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR or CRITICAL.",
+        completion: .words(ServerConfiguration.logLevelNames)
     )
 
-    static let unavailableExitCode: Int32 = 69
+    static let definition = CommandDefinition(
+        name: "run", abstract: "Serve the requests folder over HTTP until SIGINT or SIGTERM.",
+        options: SourceOptions.options + [hostnameOption, portOption, delayOption, logLevelOption],
+        make: { arguments throws(UsageError) in try Run(arguments) }
+    )
 
-    @OptionGroup var source: SourceOptions
-
-    @Option(help: ArgumentHelp("The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too).", valueName: "host"))
+    var source: SourceOptions
     var hostname: String?
-
-    // `.unconditional` so that `--port -1` and `--delay -1` are read as values and get a clear error.
-    @Option(parsing: .unconditional, help: ArgumentHelp("The port; 0 lets the system pick.", valueName: "n"))
     var port: Int?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait before every response that has no delay of its own.", valueName: "seconds"))
     var delay: Double?
+    var logLevel: Logger.Level?
 
-    @Option(help: ArgumentHelp("TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR or CRITICAL.", valueName: "level"))
-    var logLevel: String?
-
-    func validate() throws {
-        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
-        if let delay, !(delay >= 0) { throw ValidationError("--delay must be 0 or more seconds") }
-        if let logLevel, ServerConfiguration.logLevel(named: logLevel) == nil {
-            throw ValidationError("--log-level must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))")
+    /// Reads the options and rejects values the server cannot use.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        source = SourceOptions(arguments)
+        hostname = arguments.text(Self.hostnameOption)
+        port = arguments.integer(Self.portOption)
+        delay = arguments.number(Self.delayOption)
+        if let port, !(0...65535).contains(port) { throw Self.invalid("\(Self.portOption.longSpelling) must be from 0 to 65535") }
+        if let delay, !(delay >= 0) { throw Self.invalid("\(Self.delayOption.longSpelling) must be 0 or more seconds") }
+        if let name = arguments.text(Self.logLevelOption) {
+            guard let level = ServerConfiguration.logLevel(named: name) else {
+                throw Self.invalid("\(Self.logLevelOption.longSpelling) must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))")
+            }
+            logLevel = level
         }
     }
+
+    private static func invalid(_ message: String) -> UsageError { UsageError(message: message, command: definition) }
 
     func run() throws {
         var (configuration, diagnostics) = source.resolve()
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }
         if let delay { configuration.delay = delay }
-        if let logLevel, let level = ServerConfiguration.logLevel(named: logLevel) { configuration.logLevel = level }
+        if let logLevel { configuration.logLevel = logLevel }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
@@ -61,9 +71,10 @@ struct Run: ParsableCommand {
         do {
             try server.start()
         } catch let error as MockServer.StartError {
-            DiagnosticsReport.printError("espressomartini: \(error.description)")
-            throw ExitCode(Self.unavailableExitCode)
+            StandardError.printLine("espressomartini: \(error.description)")
+            throw ExitStatus.unavailable
         }
+        let signals = StopSignals { server.reload(reason: "SIGHUP") }
         // Exactly one line on standard output, written at once so that a reader sees it while we run.
         var ready = Array("espressomartini listening on http://\(server.address)\n".utf8)
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -78,28 +89,10 @@ struct Run: ParsableCommand {
                 logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
             }
         }
-        withExtendedLifetime(watcher) {
-            waitForStopSignal { server.reload(reason: "SIGHUP") }
-        }
+        withExtendedLifetime(watcher) { signals.wait() }
         ServiceManager.stopping()
         logger.notice("stopping: finishing the requests in flight")
         server.stop()
         LogWriter.shared.flush()
-    }
-
-    /// Blocks until SIGINT or SIGTERM, calling `onHangUp` for every SIGHUP. The signal sources must
-    /// stay alive for real: an optimised build releases sources only assigned to `_`, and the signals
-    /// are then ignored.
-    private func waitForStopSignal(onHangUp: @escaping @Sendable () -> Void) {
-        let stop = DispatchSemaphore(value: 0)
-        signal(SIGPIPE, SIG_IGN)
-        let sources = [SIGINT, SIGTERM, SIGHUP].map { (number: Int32) in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { if number == SIGHUP { onHangUp() } else { _ = stop.signal() } }
-            source.resume()
-            return source
-        }
-        withExtendedLifetime(sources) { stop.wait() }
     }
 }

@@ -1,0 +1,7 @@
+/// What a command line asks for, once read.
+enum CommandLineRequest {
+    case help(CommandDefinition)
+    case version
+    case completionScript(CompletionShell)
+    case command(any Command)
+}

@@ -1,64 +1,81 @@
 import CMicroHTTPD
 import EspressoMartini
 import Glibc
+import Synchronization
 
-/// A response built once per snapshot and queued for every request that gets it: status, headers and
-/// the body (inline, or a file read at load time) live in one libmicrohttpd response. Files that are
-/// not kept in memory (see `ServingTree`) are opened per request and sent with sendfile, so a large
-/// file never sits in memory and a file replaced on disk is sent whole as it is now.
+/// A response of a snapshot, queued for every request that gets it. Its libmicrohttpd response
+/// (status, headers and the body in memory) is built by the first request that needs it and shared by
+/// all later ones: a tree of thousands of exchanges starts without building any, and only the routes
+/// in use cost their memory. Files not kept in memory (see `ServingTree`) are opened per request and
+/// sent with sendfile, so a large file never sits in memory and a file replaced on disk is sent whole
+/// as it is now.
 final class PreparedResponse: @unchecked Sendable {
-    /// A large file's path and the headers to send with it, built into a response per request; the
-    /// global headers alone go with the `500` when the file can no longer be read.
-    private struct LargeFile {
-        let path: String
-        let headers: [HTTPHeader]
-        let globalHeaders: [HTTPHeader]
-    }
-
     let statusCode: UInt32
     /// Effective delay in seconds (the response's own, else the global one).
     let delay: Double
-    /// libmicrohttpd responses may be queued on many connections at once (they are reference counted).
-    private let shared: OpaquePointer?
-    private let largeFile: LargeFile?
+    private let response: MockResponse
+    private let globalHeaders: [HTTPHeader]
+    /// The body when it is a file kept in memory: the loader's bytes, or a larger file read now.
+    private let fileBytes: FileBytes?
+    /// The shared libmicrohttpd response once built (its address), 0 before. libmicrohttpd responses
+    /// may be queued on many connections at once: they are reference counted.
+    private let built = Atomic<Int>(0)
 
-    /// `fileInMemory`: whether a `response_file` is read now and served from memory.
+    /// `fileInMemory`: whether a `response_file` left on disk by the loader is read now and served
+    /// from memory.
     init(_ response: MockResponse, fileInMemory: Bool, globalHeaders: [HTTPHeader], globalDelay: Double) {
         statusCode = UInt32(response.statusCode)
         delay = response.delay ?? globalDelay
-        let headers = response.effectiveHeaders(global: globalHeaders)
+        self.response = response
+        self.globalHeaders = globalHeaders
         switch response.body {
-        case .file(_, _, _, let bytes?):
-            largeFile = nil
-            shared = Self.sharedBytesResponse(bytes, headers: headers)
-        case .file(_, let path, _, _) where !fileInMemory:
-            largeFile = LargeFile(path: path, headers: headers, globalHeaders: globalHeaders)
-            shared = nil
-        case .file(_, let path, _, _):
-            largeFile = nil
-            // Read at load time; a file that vanished since validation is answered as an empty body.
-            shared = Self.memoryResponse(FileSystem.contents(of: path) ?? [], headers: headers)
-        case .inline, .none:
-            largeFile = nil
-            shared = Self.memoryResponse(response.body.inlineBytes, headers: headers)
+        case .loadedFile(_, let bytes):
+            fileBytes = bytes
+        case .file(_, let path, _) where fileInMemory:
+            // A file that vanished since the tree was loaded is answered with an empty body.
+            fileBytes = .holding(FileSystem.contents(of: path) ?? [])
+        case .file, .inline, .none:
+            fileBytes = nil
         }
     }
 
     deinit {
-        if let shared { MHD_destroy_response(shared) }
+        if let shared = OpaquePointer(bitPattern: built.load(ordering: .acquiring)) { MHD_destroy_response(shared) }
     }
 
-    /// Queues this response on `connection`. A large file that can no longer be opened is a `500`.
+    /// Queues this response on `connection`. A file on disk that can no longer be opened is a `500`.
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
-        if let shared {
-            return (MHD_queue_response(connection, statusCode, shared), statusCode)
+        if case .file(_, let path, _) = response.body, fileBytes == nil {
+            guard let perRequest = Self.fileResponse(path, headers: headers) else {
+                let failure = GeneratedResponse.error(500, "the response file \(path) cannot be read", globalHeaders: globalHeaders)
+                return failure.queue(on: connection)
+            }
+            defer { MHD_destroy_response(perRequest) }
+            return (MHD_queue_response(connection, statusCode, perRequest), statusCode)
         }
-        guard let largeFile, let response = Self.fileResponse(largeFile.path, headers: largeFile.headers) else {
-            let failure = GeneratedResponse.error(500, "the response file \(largeFile?.path ?? "") cannot be read", globalHeaders: largeFile?.globalHeaders ?? [])
-            return failure.queue(on: connection)
+        guard let shared = sharedResponse() else { return (MHD_Result.NO, statusCode) }
+        return (MHD_queue_response(connection, statusCode, shared), statusCode)
+    }
+
+    private var headers: [HTTPHeader] { response.effectiveHeaders(global: globalHeaders) }
+
+    /// The shared response, built on first use. Two requests racing to build it both do; the one that
+    /// publishes second destroys its own and uses the first.
+    private func sharedResponse() -> OpaquePointer? {
+        if let existing = OpaquePointer(bitPattern: built.load(ordering: .acquiring)) { return existing }
+        let made: OpaquePointer?
+        if let fileBytes {
+            made = Self.sharedBytesResponse(fileBytes, headers: headers)
+        } else {
+            made = Self.memoryResponse(response.body.inlineBytes, headers: headers)
         }
-        defer { MHD_destroy_response(response) }
-        return (MHD_queue_response(connection, statusCode, response), statusCode)
+        guard let made else { return nil }
+        let (published, winner) = built.compareExchange(
+            expected: 0, desired: Int(bitPattern: made), successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring
+        )
+        if published { return made }
+        MHD_destroy_response(made)
+        return OpaquePointer(bitPattern: winner)
     }
 
     static func memoryResponse(_ bytes: [UInt8], headers: [HTTPHeader]) -> OpaquePointer? {
@@ -69,14 +86,14 @@ final class PreparedResponse: @unchecked Sendable {
         return response
     }
 
-    /// A response sending the loader's bytes without a copy. libmicrohttpd holds a reference to them
+    /// A response sending the file's bytes without a copy. libmicrohttpd holds a reference to them
     /// until its own reference count drops to zero: a connection may still be sending them after a
     /// reload has dropped this tree.
     private static func sharedBytesResponse(_ bytes: FileBytes, headers: [HTTPHeader]) -> OpaquePointer? {
-        let owner = Unmanaged.passRetained(bytes)
+        let owner = Unmanaged.passRetained(bytes.owner)
         let response = MHD_create_response_from_buffer_with_free_callback_cls(
             bytes.count, UnsafeMutableRawPointer(mutating: bytes.buffer.baseAddress), { owner in
-                Unmanaged<FileBytes>.fromOpaque(owner!).release()
+                Unmanaged<AnyObject>.fromOpaque(owner!).release()
             }, owner.toOpaque()
         )
         guard let response else {

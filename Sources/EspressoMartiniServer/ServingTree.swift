@@ -50,7 +50,7 @@ final class ServingTree: Sendable {
         var budget = memoryBudget
         return tree.exchanges.map { exchange in
             exchange.responses.map { response in
-                guard case .file(_, _, let size, let bytes) = response.body, bytes == nil else { return true }
+                guard case .file(_, _, let size) = response.body else { return true }
                 guard size <= memoryFileLimit, size <= budget else { return false }
                 budget -= size
                 return true

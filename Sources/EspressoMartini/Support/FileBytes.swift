@@ -5,36 +5,55 @@ import Darwin
 #endif
 
 /// A small response file's bytes, read once by the loader into memory that never moves, so that the
-/// server can hand the very same bytes to libmicrohttpd without a copy per tree.
-public final class FileBytes: @unchecked Sendable {
-    /// Immutable after `init`; freed with the object.
-    public let buffer: UnsafeRawBufferPointer
+/// server can hand the very same bytes to libmicrohttpd without a copy per tree. The bytes live in the
+/// storage object itself (one allocation per file, which counts on trees of thousands of files); its
+/// header is their count. Immutable once made, hence sendable.
+public struct FileBytes: @unchecked Sendable, Equatable {
+    private final class Storage: ManagedBuffer<Int, UInt8> {}
 
-    public var count: Int { buffer.count }
+    private let storage: Storage
 
-    /// Reads at most `size` bytes from the open file `descriptor` (fewer if it shrank meanwhile).
-    init?(reading descriptor: Int32, size: Int) {
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 1)
-        var got = 0
-        while got < size {
-            let count = FileSystem.readRetrying(descriptor, into: memory.baseAddress! + got, count: size - got)
-            if count < 0 {
-                memory.deallocate()
-                return nil
+    /// The object that owns the bytes: whoever keeps the bytes beyond this value's life (libmicrohttpd)
+    /// retains it.
+    public var owner: AnyObject { storage }
+
+    public var count: Int { storage.header }
+
+    /// The bytes; valid as long as `owner` lives.
+    public var buffer: UnsafeRawBufferPointer {
+        storage.withUnsafeMutablePointers { count, start in UnsafeRawBufferPointer(start: start, count: count.pointee) }
+    }
+
+    private init(capacity: Int) {
+        storage = unsafeDowncast(Storage.create(minimumCapacity: max(capacity, 1)) { _ in 0 }, to: Storage.self)
+    }
+
+    /// Reads at most `size` bytes from the open file `descriptor` (fewer if it shrank meanwhile); nil
+    /// when reading fails.
+    static func reading(_ descriptor: Int32, size: Int) -> FileBytes? {
+        let bytes = FileBytes(capacity: size)
+        let complete = bytes.storage.withUnsafeMutablePointers { count, start in
+            while count.pointee < size {
+                let got = FileSystem.readRetrying(descriptor, into: start + count.pointee, count: size - count.pointee)
+                if got < 0 { return false }
+                if got == 0 { break }
+                count.pointee += got
             }
-            if count == 0 { break }
-            got += count
+            return true
         }
-        buffer = UnsafeRawBufferPointer(rebasing: memory[..<got])
+        return complete ? bytes : nil
     }
 
-    public init(_ bytes: [UInt8]) {
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-        memory.copyBytes(from: bytes)
-        buffer = UnsafeRawBufferPointer(rebasing: memory[..<bytes.count])
+    public static func holding(_ bytes: [UInt8]) -> FileBytes {
+        let made = FileBytes(capacity: bytes.count)
+        made.storage.withUnsafeMutablePointers { count, start in
+            bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { start.update(from: base, count: $0.count) } }
+            count.pointee = bytes.count
+        }
+        return made
     }
 
-    deinit {
-        UnsafeMutableRawPointer(mutating: buffer.baseAddress!).deallocate()
+    public static func == (a: FileBytes, b: FileBytes) -> Bool {
+        a.storage === b.storage || a.buffer.elementsEqual(b.buffer)
     }
 }

@@ -94,7 +94,7 @@ public final class OpenFolder: @unchecked Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else { return .notRegular }
         let size = Int(info.st_size)
         guard size <= limit else { return .regularFile(size: size, bytes: nil) }
-        guard let bytes = FileBytes(reading: file, size: size) else { return .unreadable }
+        guard let bytes = FileBytes.reading(file, size: size) else { return .unreadable }
         return .regularFile(size: bytes.count, bytes: bytes)
     }
 

@@ -43,11 +43,8 @@ extension MockResponse {
             JSONMember(key: "status_code", value: .integer(Int64(statusCode))),
             JSONMember(key: "headers", value: .object(headerMembers)),
         ]
-        switch body {
-        case .none: break
-        case .inline(let value): members.append(JSONMember(key: "body", value: value))
-        case .file(let name, _, _, _): members.append(JSONMember(key: "response_file", value: .string(name)))
-        }
+        if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
+        if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         members.append(JSONMember(key: "delay", value: delay.map(JSONValue.real) ?? .null))
         return .object(members)
     }
@@ -58,7 +55,7 @@ extension ResponseBody {
     var summary: String {
         switch self {
         case .none: return "no body"
-        case .file(let name, _, _, _): return name
+        case .loadedFile(let name, _), .file(let name, _, _): return name
         case .inline(let value):
             let text = value.compactText
             return "body " + (text.count > 40 ? text.prefix(39) + "…" : text)

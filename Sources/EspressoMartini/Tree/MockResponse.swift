@@ -18,7 +18,7 @@ public struct MockResponse: Sendable, Equatable {
     public var derivedContentType: String? {
         switch body {
         case .none: nil
-        case .file(let name, _, _, _): ContentType.forFile(name)
+        case .loadedFile(let name, _), .file(let name, _, _): ContentType.forFile(name)
         case .inline(.string): ContentType.plainText
         case .inline: ContentType.json
         }

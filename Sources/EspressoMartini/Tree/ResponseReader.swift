@@ -112,8 +112,10 @@ struct ResponseReader {
         // which matters on trees of thousands of files; a small file is read in the same pass.
         if !name.contains("/"), name != ".", name != ".." {
             switch parentFolder.openFile(methodFolderName + "/" + name, readingUpTo: TreeLoader.readFileLimit) {
-            case .regularFile(let size, let bytes):
-                return .file(name: name, path: FileSystem.join(methodFolderRealPath, name), size: size, bytes: bytes)
+            case .regularFile(_, let bytes?):
+                return .loadedFile(name: name, bytes: bytes)
+            case .regularFile(let size, nil):
+                return .file(name: name, path: FileSystem.join(methodFolderRealPath, name), size: size)
             case .missing:
                 diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(candidate) or fix the name")
                 return nil
@@ -139,7 +141,9 @@ struct ResponseReader {
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
             return nil
         }
-        let bytes = size <= TreeLoader.readFileLimit ? FileSystem.contents(of: real).map(FileBytes.init) : nil
-        return .file(name: name, path: real, size: bytes?.count ?? size, bytes: bytes)
+        if size <= TreeLoader.readFileLimit, let bytes = FileSystem.contents(of: real) {
+            return .loadedFile(name: name, bytes: .holding(bytes))
+        }
+        return .file(name: name, path: real, size: size)
     }
 }

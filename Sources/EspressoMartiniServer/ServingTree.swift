@@ -36,7 +36,7 @@ final class ServingTree: Sendable {
             let exchange = tree.exchanges[index]
             let responses = exchange.responses.indices.map {
                 PreparedResponse(
-                    exchange.responses[$0], fileInMemory: inMemory[index][$0],
+                    exchange.responses[$0], fileInMemory: inMemory.contains(ResponsePlace(exchange: index, response: $0)),
                     globalHeaders: configuration.headers, globalDelay: configuration.delay
                 )
             }
@@ -44,17 +44,24 @@ final class ServingTree: Sendable {
         }
     }
 
-    /// Per exchange and response: whether its file (if any) is kept in memory. Decided in tree order, so
-    /// the same tree always gets the same choice.
-    static func filesInMemory(_ tree: ExchangeTree) -> [[Bool]] {
+    /// Where a response sits in a tree: its exchange's index, and its own in the sequence.
+    struct ResponsePlace: Hashable {
+        let exchange: Int
+        let response: Int
+    }
+
+    /// The responses whose file, left on disk by the loader, is read now and kept in memory. Decided in
+    /// tree order, so the same tree always gets the same choice.
+    static func filesInMemory(_ tree: ExchangeTree) -> Set<ResponsePlace> {
         var budget = memoryBudget
-        return tree.exchanges.map { exchange in
-            exchange.responses.map { response in
-                guard case .file(_, _, let size) = response.body else { return true }
-                guard size <= memoryFileLimit, size <= budget else { return false }
+        var places = Set<ResponsePlace>()
+        for (exchangeIndex, exchange) in tree.exchanges.enumerated() {
+            for (responseIndex, response) in exchange.responses.enumerated() {
+                guard case .file(_, _, let size) = response.body, size <= memoryFileLimit, size <= budget else { continue }
                 budget -= size
-                return true
+                places.insert(ResponsePlace(exchange: exchangeIndex, response: responseIndex))
             }
         }
+        return places
     }
 }

@@ -27,7 +27,7 @@ public struct TreeLoader: Sendable {
             return (nil, diagnostics)
         }
         var walk = Walk(folder: folder, parser: parser, rootRealPath: rootRealPath)
-        walk.visit(OpenFolder(path: folder), relative: "", realPath: rootRealPath, route: RoutePattern([]), ancestors: [rootRealPath], inParallel: false)
+        walk.visit(OpenFolder(path: folder), relative: "", chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
         let tree = walk.freeze()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
     }
@@ -61,11 +61,9 @@ public struct TreeLoader: Sendable {
         }
 
         /// Walks one path-component folder (nil: it could not be opened), whose `entries` may have been
-        /// read already (a folder's stream is read once). `realPath` is its path with
-        /// links resolved (method folders' files are checked against the requests folder with it);
-        /// `ancestors` are the real paths above, so that a link back up (a loop) is caught while two
-        /// links to one folder are simply two routes.
-        mutating func visit(_ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, relative: String, realPath: String, route: RoutePattern, ancestors: Set<String>, inParallel: Bool) {
+        /// read already (a folder's entries are read once). `chain` ends with its path with links
+        /// resolved (method folders' files are checked against the requests folder with it).
+        mutating func visit(_ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, relative: String, chain: FolderChain, route: RoutePattern, inParallel: Bool) {
             guard let opened else {
                 diagnostics.error(path(relative), nil, "cannot read this folder; check its permissions")
                 return
@@ -74,14 +72,14 @@ public struct TreeLoader: Sendable {
             let walkInParallel = !inParallel && subfolders.count >= TreeLoader.parallelWalkWidth
             guard walkInParallel else {
                 for entry in subfolders {
-                    visitEntry(entry, of: opened, relative: relative, realPath: realPath, route: route, ancestors: ancestors, inParallel: inParallel)
+                    visitEntry(entry, of: opened, relative: relative, chain: chain, route: route, inParallel: inParallel)
                 }
                 return
             }
             let empty = branch
             let branches = subfolders.concurrentMap { entry in
                 var branch = empty
-                branch.visitEntry(entry, of: opened, relative: relative, realPath: realPath, route: route, ancestors: ancestors, inParallel: true)
+                branch.visitEntry(entry, of: opened, relative: relative, chain: chain, route: route, inParallel: true)
                 return branch
             }
             for branch in branches { append(branch) }
@@ -89,8 +87,7 @@ public struct TreeLoader: Sendable {
 
         /// One sub-folder of a path-component folder: a method folder, or another path component.
         mutating func visitEntry(
-            _ entry: FileSystem.Entry, of parent: OpenFolder, relative: String, realPath: String, route: RoutePattern, ancestors: Set<String>,
-            inParallel: Bool
+            _ entry: FileSystem.Entry, of parent: OpenFolder, relative: String, chain: FolderChain, route: RoutePattern, inParallel: Bool
         ) {
             let name = entry.name
             let childRelative = relative.isEmpty ? name : String.concatenating(relative, "/", name)
@@ -98,8 +95,8 @@ public struct TreeLoader: Sendable {
                 diagnostics.error(path(childRelative), nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
                 return
             }
-            guard let childReal = entry.isLink ? FileSystem.realPath(path(childRelative)) : FileSystem.join(realPath, name),
-                  !ancestors.contains(childReal) else {
+            guard let childReal = entry.isLink ? FileSystem.realPath(path(childRelative)) : FileSystem.join(chain.realPath, name),
+                  !chain.contains(childReal) else {
                 diagnostics.error(path(childRelative), nil, "this folder links back to a folder above it, which would never end; remove the link")
                 return
             }
@@ -118,8 +115,8 @@ public struct TreeLoader: Sendable {
                 diagnostics.error(path(childRelative), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
             } else {
                 visit(
-                    child, entries: childEntries, relative: childRelative, realPath: childReal, route: route.appending(RouteSegment(folderName: name)),
-                    ancestors: ancestors.union([childReal]), inParallel: inParallel
+                    child, entries: childEntries, relative: childRelative, chain: FolderChain(childReal, parent: chain),
+                    route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel
                 )
             }
         }

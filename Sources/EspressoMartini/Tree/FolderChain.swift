@@ -1,0 +1,22 @@
+/// The folders a walk is in, from the requests folder down to the current one, by real path (links
+/// resolved): a link back to one of them is a loop, while two links to one folder are simply two
+/// routes. A linked list, so that going one folder down costs one small object, not a copied set.
+final class FolderChain: Sendable {
+    /// The current folder's real path.
+    let realPath: String
+    let parent: FolderChain?
+
+    init(_ realPath: String, parent: FolderChain? = nil) {
+        self.realPath = realPath
+        self.parent = parent
+    }
+
+    func contains(_ path: String) -> Bool {
+        var folder: FolderChain? = self
+        while let current = folder {
+            if current.realPath == path { return true }
+            folder = current.parent
+        }
+        return false
+    }
+}

@@ -104,13 +104,19 @@ public struct TreeLoader: Sendable {
             // A method folder nearly always holds its configuration: reading it straight away spares
             // listing the folder (a third of the system calls of a large tree's load).
             if let method, let contents = parent.contents(of: name + "/" + TreeLoader.configurationFileName) {
-                readExchange(method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: .regularFile, contents: contents, route: route)
+                readExchange(
+                    method: method, in: parent, name: name, parentRelative: relative, folder: childRelative, realPath: childReal, configuration: .regularFile,
+                    contents: contents, route: route
+                )
                 return
             }
             let child = OpenFolder(named: name, in: parent)
             let childEntries = child?.entries()
             if let method, let childEntries, let configuration = Self.methodFolderConfiguration(childEntries) {
-                readExchange(method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: configuration, route: route)
+                readExchange(
+                    method: method, in: parent, name: name, parentRelative: relative, folder: childRelative, realPath: childReal, configuration: configuration,
+                    route: route
+                )
             } else if route.segments.last == .catchAll {
                 diagnostics.error(path(childRelative), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
             } else {
@@ -134,14 +140,14 @@ public struct TreeLoader: Sendable {
         /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes
         /// when already read.
         mutating func readExchange(
-            method: HTTPMethod, in parent: OpenFolder, name: String, folder relative: String, realPath: String, configuration: FileSystem.Kind?,
-            contents: [UInt8]? = nil, route: RoutePattern
+            method: HTTPMethod, in parent: OpenFolder, name: String, parentRelative: String, folder relative: String, realPath: String,
+            configuration: FileSystem.Kind?, contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
             let responses = readResponses(
                 folder: relative, in: parent, name: name, realPath: realPath, configuration: configuration, contents: contents
             )
-            let exchange = Exchange(method: method, route: route, folder: relative, responses: responses)
+            let exchange = Exchange(method: method, route: route, parentFolder: parentRelative, methodFolderName: name, responses: responses)
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
             } else {

@@ -2,6 +2,7 @@ import Dispatch
 import EspressoMartini
 import EspressoMartiniServer
 import Glibc
+import Logging
 
 /// Collects log lines in memory and writes them to standard error from one background thread, so that
 /// a worker thread answering a request never waits on a `write` (a terminal or a slow pipe can block).
@@ -11,6 +12,8 @@ final class LogWriter: Sendable {
 
     /// Beyond this much unwritten text (standard error not being read), new lines are counted, not kept.
     static let backlogLimit = 8 * 1024 * 1024
+    /// Largest buffer kept between writes.
+    static let keptCapacity = 256 * 1024
 
     private struct Backlog {
         var bytes: [UInt8] = []
@@ -18,9 +21,9 @@ final class LogWriter: Sendable {
     }
 
     private let backlog = Locked(Backlog())
-    /// Bytes written so far; its lock serializes the writes (the background loop and `flush`), keeping
-    /// lines in order.
-    private let written = Locked(0)
+    /// The buffer last written, handed back to the backlog at the next flush with its capacity: no
+    /// line waits on the buffer growing again after every write.
+    private let spare = Locked([UInt8]())
 
     private init() {
         DispatchQueue(label: "espressomartini.log-writer").async { [self] in
@@ -31,15 +34,15 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Adds the line `prefix + message`, copying the bytes once.
-    func append(_ prefix: String, _ message: String) {
-        appendLine(prefix) { $0.append(contentsOf: message.utf8) }
+    /// Adds the line `level`'s prefix, then `message`, copying the bytes once.
+    func append(_ level: Logger.Level, _ message: String) {
+        appendLine(level) { $0.append(contentsOf: message.utf8) }
     }
 
-    /// Adds an access-log line, `prefix` then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, copying
-    /// bytes straight into the backlog: no message string is built for a request.
-    func append(_ prefix: String, _ record: AccessLogRecord) {
-        appendLine(prefix) { bytes in
+    /// Adds an access-log line, the prefix then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, writing
+    /// bytes straight into the backlog: no string is built for a request, not even the timestamp.
+    func append(_ level: Logger.Level, _ record: AccessLogRecord) {
+        appendLine(level) { bytes in
             bytes.append(contentsOf: record.method.utf8)
             bytes.append(UInt8(ascii: " "))
             bytes.append(contentsOf: record.path.utf8)
@@ -67,15 +70,15 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Adds `prefix`, what `body` writes, and a newline under the lock; past the backlog limit the line is
-    /// only counted.
-    private func appendLine(_ prefix: String, _ body: (inout [UInt8]) -> Void) {
+    /// Adds the prefix, what `body` writes, and a newline under the lock; past the backlog limit the line
+    /// is only counted.
+    private func appendLine(_ level: Logger.Level, _ body: (inout [UInt8]) -> Void) {
         backlog.withLock { backlog in
             guard backlog.bytes.count <= Self.backlogLimit else {
                 backlog.dropped += 1
                 return
             }
-            backlog.bytes.append(contentsOf: prefix.utf8)
+            StandardErrorLogHandler.appendPrefix(level, to: &backlog.bytes)
             body(&backlog.bytes)
             backlog.bytes.append(UInt8(ascii: "\n"))
         }
@@ -86,15 +89,18 @@ final class LogWriter: Sendable {
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
-    /// Writes everything logged so far.
+    /// Writes everything logged so far. The spare buffer's lock serializes the writes (the background
+    /// loop and a final flush), keeping lines in order.
     func flush() {
-        written.withLock { written in
-            let (bytes, dropped) = backlog.withLock { backlog in
-                defer { backlog = Backlog() }
-                return (backlog.bytes, backlog.dropped)
+        spare.withLock { spare in
+            let dropped = backlog.withLock { backlog in
+                swap(&backlog.bytes, &spare)
+                defer { backlog.dropped = 0 }
+                return backlog.dropped
             }
-            Self.write(bytes)
-            written += bytes.count
+            Self.write(spare)
+            // Kept for the next swap, unless a burst made it larger than 10 ms of a busy server's lines.
+            if spare.capacity > Self.keptCapacity { spare = [] } else { spare.removeAll(keepingCapacity: true) }
             if dropped > 0 {
                 Self.write(Array("espressomartini: \(dropped) log lines dropped: standard error was not read fast enough\n".utf8))
             }

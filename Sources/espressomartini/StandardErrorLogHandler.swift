@@ -17,17 +17,22 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        LogWriter.shared.append(Self.prefix(event.level), event.message.description)
+        LogWriter.shared.append(event.level, event.message.description)
     }
 
-    /// What starts a line: the time and level, or for the journal the syslog priority.
-    static func prefix(_ level: Logger.Level) -> String {
-        journal ? "<\(syslogPriority(level))>" : timestamps.current() + levelNames[level]!
+    /// Appends what starts a line: the time and level, or for the journal the syslog priority.
+    static func appendPrefix(_ level: Logger.Level, to bytes: inout [UInt8]) {
+        if journal {
+            bytes.append(contentsOf: "<\(syslogPriority(level))>".utf8)
+        } else {
+            timestamps.append(to: &bytes)
+            bytes.append(contentsOf: levelNames[level]!)
+        }
     }
 
     private static let timestamps = TimestampFormatter()
     /// ` INFO ` and the like, between the timestamp and the message.
-    private static let levelNames = Dictionary(uniqueKeysWithValues: Logger.Level.allCases.map { ($0, " \($0.rawValue.uppercased()) ") })
+    private static let levelNames = Dictionary(uniqueKeysWithValues: Logger.Level.allCases.map { ($0, Array(" \($0.rawValue.uppercased()) ".utf8)) })
 
     /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream connected to the journal; a child
     /// process whose standard error was redirected elsewhere inherits the variable, hence the comparison.

@@ -65,7 +65,7 @@ struct Run: Command {
 
         var accessLog: AccessLog?
         if level <= .info {
-            accessLog = { record in LogWriter.shared.append(StandardErrorLogHandler.prefix(.info), record) }
+            accessLog = { record in LogWriter.shared.append(.info, record) }
         }
         let server = MockServer(configuration: configuration, tree: tree, loader: loader, logger: logger, accessLog: accessLog)
         do {

@@ -10,6 +10,13 @@ import Synchronization
 /// sent with sendfile, so a large file never sits in memory and a file replaced on disk is sent whole
 /// as it is now.
 final class PreparedResponse: @unchecked Sendable {
+    /// A file sent from disk: its path and the headers to send with it, worked out once here since the
+    /// file's response is built for every request.
+    private struct DiskFile {
+        let path: String
+        let headers: [HTTPHeader]
+    }
+
     let statusCode: UInt32
     /// Effective delay in seconds (the response's own, else the global one).
     let delay: Double
@@ -17,6 +24,7 @@ final class PreparedResponse: @unchecked Sendable {
     private let globalHeaders: [HTTPHeader]
     /// The body when it is a file kept in memory: the loader's bytes, or a larger file read now.
     private let fileBytes: FileBytes?
+    private let diskFile: DiskFile?
     /// The shared libmicrohttpd response once built (its address), 0 before. libmicrohttpd responses
     /// may be queued on many connections at once: they are reference counted.
     private let built = Atomic<Int>(0)
@@ -31,11 +39,17 @@ final class PreparedResponse: @unchecked Sendable {
         switch response.body {
         case .loadedFile(_, let bytes):
             fileBytes = bytes
+            diskFile = nil
         case .file(_, let path, _) where fileInMemory:
             // A file that vanished since the tree was loaded is answered with an empty body.
             fileBytes = .holding(FileSystem.contents(of: path) ?? [])
-        case .file, .inline, .none:
+            diskFile = nil
+        case .file(_, let path, _):
             fileBytes = nil
+            diskFile = DiskFile(path: path, headers: response.effectiveHeaders(global: globalHeaders))
+        case .inline, .none:
+            fileBytes = nil
+            diskFile = nil
         }
     }
 
@@ -45,9 +59,9 @@ final class PreparedResponse: @unchecked Sendable {
 
     /// Queues this response on `connection`. A file on disk that can no longer be opened is a `500`.
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
-        if case .file(_, let path, _) = response.body, fileBytes == nil {
-            guard let perRequest = Self.fileResponse(path, headers: headers) else {
-                let failure = GeneratedResponse.error(500, "the response file \(path) cannot be read", globalHeaders: globalHeaders)
+        if let diskFile {
+            guard let perRequest = Self.fileResponse(diskFile.path, headers: diskFile.headers) else {
+                let failure = GeneratedResponse.error(500, "the response file \(diskFile.path) cannot be read", globalHeaders: globalHeaders)
                 return failure.queue(on: connection)
             }
             defer { MHD_destroy_response(perRequest) }
@@ -57,13 +71,12 @@ final class PreparedResponse: @unchecked Sendable {
         return (MHD_queue_response(connection, statusCode, shared), statusCode)
     }
 
-    private var headers: [HTTPHeader] { response.effectiveHeaders(global: globalHeaders) }
-
     /// The shared response, built on first use. Two requests racing to build it both do; the one that
     /// publishes second destroys its own and uses the first.
     private func sharedResponse() -> OpaquePointer? {
         if let existing = OpaquePointer(bitPattern: built.load(ordering: .acquiring)) { return existing }
         let made: OpaquePointer?
+        let headers = response.effectiveHeaders(global: globalHeaders)
         if let fileBytes {
             made = Self.sharedBytesResponse(fileBytes, headers: headers)
         } else {

@@ -16,11 +16,11 @@ public struct MockResponse: Sendable, Equatable {
 
     /// `Content-Type` derived from the body, used when the exchange's headers do not name one.
     public var derivedContentType: String? {
+        if let name = body.fileName { return ContentType.forFile(name) }
         switch body {
-        case .none: nil
-        case .loadedFile(let name, _), .file(let name, _, _): ContentType.forFile(name)
-        case .inline(.string): ContentType.plainText
-        case .inline: ContentType.json
+        case .inline(.string): return ContentType.plainText
+        case .inline: return ContentType.json
+        case .none, .loadedFile, .file: return nil
         }
     }
 

@@ -18,7 +18,7 @@ struct GeneratedResponse {
     }
 
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
-        guard let response = PreparedResponse.memoryResponse(body, headers: headers) else { return (MHD_Result.NO, statusCode) }
+        guard let response = LibMicroHTTPDResponse.copying(body, headers: headers) else { return (MHD_Result.NO, statusCode) }
         defer { MHD_destroy_response(response) }
         return (MHD_queue_response(connection, statusCode, response), statusCode)
     }

@@ -33,18 +33,19 @@ extension MockServer {
     private func health() -> GeneratedResponse {
         .json(200, .object([
             JSONMember(key: "status", value: .string("ok")),
-            JSONMember(key: "exchanges", value: .integer(Int64(servingTree.exchanges.count))),
+            JSONMember(key: "exchanges", value: .integer(Int64(servingTree.tree.exchanges.count))),
         ]), globalHeaders: configuration.headers)
     }
 
     private func exchangeList() -> GeneratedResponse {
-        let list = servingTree.exchanges.map { serving in
+        let serving = servingTree
+        let list = zip(serving.tree.exchanges, serving.counters).map { exchange, counter in
             JSONValue.object([
-                JSONMember(key: "method", value: .string(serving.exchange.method.name)),
-                JSONMember(key: "route", value: .string(serving.exchange.route.description)),
-                JSONMember(key: "folder", value: .string(serving.exchange.folder)),
-                JSONMember(key: "responses", value: .integer(Int64(serving.responses.count))),
-                JSONMember(key: "calls", value: .integer(Int64(serving.counter.value))),
+                JSONMember(key: "method", value: .string(exchange.method.name)),
+                JSONMember(key: "route", value: .string(exchange.route.description)),
+                JSONMember(key: "folder", value: .string(exchange.folder)),
+                JSONMember(key: "responses", value: .integer(Int64(exchange.responses.count))),
+                JSONMember(key: "calls", value: .integer(Int64(counter.value))),
             ])
         }
         return .json(200, .array(list), globalHeaders: configuration.headers)
@@ -61,13 +62,14 @@ extension MockServer {
             counters.resetAll()
             return GeneratedResponse(statusCode: 204, body: [], headers: global)
         case (let method?, let route?):
-            let key = RoutePattern(parsing: route).matchKey
-            guard let serving = servingTree.exchanges.first(where: {
-                $0.exchange.method.name == method.uppercased() && $0.exchange.route.matchKey == key
+            let pattern = RoutePattern(parsing: route)
+            let serving = servingTree
+            guard let index = serving.tree.exchanges.firstIndex(where: {
+                $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
             }) else {
                 return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: global)
             }
-            serving.counter.reset()
+            serving.counters[index].reset()
             return GeneratedResponse(statusCode: 204, body: [], headers: global)
         default:
             return .error(400, "give both 'method' and 'route' to reset one exchange, or neither to reset all", globalHeaders: global)

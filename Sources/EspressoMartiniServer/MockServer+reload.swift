@@ -14,7 +14,7 @@ extension MockServer {
     public func reload(reason: String) -> ReloadOutcome {
         reloads.withLock { reloads in
             ServiceManager.reloading()
-            defer { ServiceManager.ready(status: "serving \(servingTree.exchanges.count) exchanges") }
+            defer { ServiceManager.ready(status: "serving \(servingTree.tree.exchanges.count) exchanges") }
             let (tree, diagnostics) = loader.load(folder: configuration.requestsFolder)
             for warning in diagnostics.warnings { logger.warning("\(warning.description)") }
             guard let tree else {

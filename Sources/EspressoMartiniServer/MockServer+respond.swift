@@ -51,9 +51,7 @@ extension MockServer {
         }
         switch match {
         case .exchange(let index):
-            let serving = serving.exchanges[index]
-            let position = serving.counter.next(responseCount: serving.responses.count)
-            return Answer(content: .prepared(serving.responses[position]), served: serving, position: position)
+            return .served(serving.serve(exchangeAt: index))
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(methodName) exchange for \(path); allowed: \(allow.value)"
@@ -69,7 +67,7 @@ extension MockServer {
         JournalEntry(
             time: .now, method: method, path: path, query: state.query,
             packedHeaders: packedRequestHeaders(connection), body: state.bodyPrefix,
-            bodySize: state.bodySize, route: answer.served?.exchange.route.description, response: answer.position,
+            bodySize: state.bodySize, route: answer.served?.exchange.route.description, response: answer.served?.position,
             status: Int(answer.statusCode)
         )
     }
@@ -97,10 +95,11 @@ extension MockServer {
     private func send(_ answer: Answer, for state: RequestState, on connection: OpaquePointer, method: String, path: String) -> MHD_Result {
         let (result, status) = answer.queue(on: connection)
         if let accessLog {
+            let served = answer.served
             let elapsed = ContinuousClock.now - state.started
             accessLog(AccessLogRecord(
-                method: method, path: path, status: status, exchange: answer.served?.exchange,
-                position: (answer.position ?? 0) + 1, responseCount: answer.served?.responses.count ?? 0,
+                method: method, path: path, status: status, exchange: served?.exchange,
+                position: (served?.position ?? 0) + 1, responseCount: served?.exchange.responses.count ?? 0,
                 hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
             ))
         }

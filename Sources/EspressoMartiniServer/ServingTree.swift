@@ -1,67 +1,68 @@
-import Dispatch
 import EspressoMartini
 
-/// A loaded tree made ready to serve: every response prepared, every exchange tied to its call counter.
-/// Immutable; requests hold on to the one they started with, so a reload never disturbs them.
+/// A loaded tree made ready to serve: every exchange tied to its call counter, a slot for each response
+/// once built. Immutable; requests hold on to the one they started with, so a reload never disturbs
+/// them. Flat arrays rather than an object per exchange: a tree of 10 000 exchanges stays small.
 final class ServingTree: Sendable {
-    /// A class, so that a request's answer refers to its exchange with a single reference.
-    final class ServingExchange: Sendable {
-        let exchange: Exchange
-        let counter: CallCounter
-        let responses: [PreparedResponse]
-
-        init(exchange: Exchange, counter: CallCounter, responses: [PreparedResponse]) {
-            self.exchange = exchange
-            self.counter = counter
-            self.responses = responses
-        }
+    /// A file sent from disk for every request: its path, and the headers worked out once here.
+    struct DiskFile: Sendable {
+        let path: String
+        let headers: [HTTPHeader]
     }
 
-    /// Files the loader read are served from memory. Larger files up to this size are too, while the
-    /// tree's total stays within `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as it
-    /// sends a file.
+    /// Files the loader read are served from memory. Larger files up to this size are too (read by
+    /// the first request for them), while the tree's total stays within `memoryBudget`: libmicrohttpd
+    /// sends a buffer about twice as fast as it sends a file.
     static let memoryFileLimit = 2 * 1024 * 1024
     static let memoryBudget = 64 * 1024 * 1024
 
     let tree: ExchangeTree
-    let exchanges: [ServingExchange]
+    let globalHeaders: [HTTPHeader]
+    let globalDelay: Double
+    /// Each exchange's call counter, in tree order.
+    let counters: [CallCounter]
+    /// Each exchange's first slot in `built`; the slots of its other responses follow.
+    private let firstSlots: [Int32]
+    let built: BuiltResponses
+    /// The responses (by slot) whose file is too large for memory, or beyond the budget. Decided in
+    /// tree order, so the same tree always gets the same choice.
+    let diskFiles: [Int: DiskFile]
 
-    /// Prepares the responses on every core.
     init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
         self.tree = tree
-        let counterList = counters.counters(for: tree.exchanges.map(\.counterKey))
-        let inMemory = Self.filesInMemory(tree)
-        let indices = Array(tree.exchanges.indices)
-        self.exchanges = indices.concurrentMap { index in
-            let exchange = tree.exchanges[index]
-            let responses = exchange.responses.indices.map {
-                PreparedResponse(
-                    exchange.responses[$0], fileInMemory: inMemory.contains(ResponsePlace(exchange: index, response: $0)),
-                    globalHeaders: configuration.headers, globalDelay: configuration.delay
-                )
-            }
-            return ServingExchange(exchange: exchange, counter: counterList[index], responses: responses)
-        }
-    }
-
-    /// Where a response sits in a tree: its exchange's index, and its own in the sequence.
-    struct ResponsePlace: Hashable {
-        let exchange: Int
-        let response: Int
-    }
-
-    /// The responses whose file, left on disk by the loader, is read now and kept in memory. Decided in
-    /// tree order, so the same tree always gets the same choice.
-    static func filesInMemory(_ tree: ExchangeTree) -> Set<ResponsePlace> {
-        var budget = memoryBudget
-        var places = Set<ResponsePlace>()
-        for (exchangeIndex, exchange) in tree.exchanges.enumerated() {
-            for (responseIndex, response) in exchange.responses.enumerated() {
-                guard case .file(_, _, let size) = response.body, size <= memoryFileLimit, size <= budget else { continue }
-                budget -= size
-                places.insert(ResponsePlace(exchange: exchangeIndex, response: responseIndex))
+        globalHeaders = configuration.headers
+        globalDelay = configuration.delay
+        self.counters = counters.counters(for: tree.exchanges)
+        var firstSlots: [Int32] = []
+        firstSlots.reserveCapacity(tree.exchanges.count)
+        var diskFiles: [Int: DiskFile] = [:]
+        var budget = Self.memoryBudget
+        var slot = 0
+        for exchange in tree.exchanges {
+            firstSlots.append(Int32(slot))
+            for response in exchange.responses {
+                if case .file(_, let path, let size) = response.body {
+                    if size <= Self.memoryFileLimit, size <= budget {
+                        budget -= size
+                    } else {
+                        diskFiles[slot] = DiskFile(path: path, headers: response.effectiveHeaders(global: configuration.headers))
+                    }
+                }
+                slot += 1
             }
         }
-        return places
+        self.firstSlots = firstSlots
+        self.diskFiles = diskFiles
+        built = BuiltResponses(count: slot)
+    }
+
+    /// Counts a call to the exchange at `index` and returns the response it gets.
+    func serve(exchangeAt index: Int) -> ServedResponse {
+        let position = counters[index].next(responseCount: tree.exchanges[index].responses.count)
+        return ServedResponse(tree: self, exchangeIndex: index, position: position)
+    }
+
+    func slot(exchangeAt index: Int, position: Int) -> Int {
+        Int(firstSlots[index]) + position
     }
 }

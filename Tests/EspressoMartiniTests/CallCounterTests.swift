@@ -63,37 +63,44 @@ import Testing
         Exchange.Key(method: method, route: RoutePattern(parsing: route))
     }
 
+    /// The counter a tree made of one exchange, `method route`, gets.
+    func counter(_ counters: CallCounters, _ method: HTTPMethod, _ route: String) -> CallCounter {
+        counters.counters(for: [Exchange(method: method, route: RoutePattern(parsing: route), methodFolderName: method.name, responses: [])])[0]
+    }
+
     @Test func theSameKeyGivesTheSameCounter() {
         let counters = CallCounters()
-        let first = counters.counter(for: key(.get, "/users/*"))
-        #expect(first === counters.counter(for: key(.get, "/users/*")))
-        #expect(first !== counters.counter(for: key(.post, "/users/*")))
+        let first = counter(counters, .get, "/users/*")
+        #expect(first === counter(counters, .get, "/users/*"))
+        #expect(first === counter(counters, .get, "/users/{id}"))
+        #expect(first !== counter(counters, .get, "/users/me"))
+        #expect(first !== counter(counters, .post, "/users/*"))
     }
 
     @Test func retainKeepsOnlyTheGivenKeys() {
         let counters = CallCounters()
-        let kept = counters.counter(for: key(.get, "/a"))
-        let dropped = counters.counter(for: key(.get, "/b"))
+        let kept = counter(counters, .get, "/a")
+        let dropped = counter(counters, .get, "/b")
         _ = kept.next(responseCount: 5)
         _ = dropped.next(responseCount: 5)
         counters.retain(only: [key(.get, "/a"), key(.get, "/never-created")])
-        #expect(counters.counter(for: key(.get, "/a")) === kept)
-        #expect(counters.counter(for: key(.get, "/a")).value == 1)
-        let recreated = counters.counter(for: key(.get, "/b"))
+        #expect(counter(counters, .get, "/a") === kept)
+        #expect(counter(counters, .get, "/a").value == 1)
+        let recreated = counter(counters, .get, "/b")
         #expect(recreated !== dropped)
         #expect(recreated.value == 0)
     }
 
     @Test func resetAllPutsEveryCounterBackToZero() {
         let counters = CallCounters()
-        let a = counters.counter(for: key(.get, "/a"))
-        let b = counters.counter(for: key(.put, "/b"))
+        let a = counter(counters, .get, "/a")
+        let b = counter(counters, .put, "/b")
         for _ in 0..<3 { _ = a.next(responseCount: 2) }
         _ = b.next(responseCount: 2)
         counters.resetAll()
         #expect(a.value == 0)
         #expect(b.value == 0)
-        #expect(counters.counter(for: key(.get, "/a")) === a)
+        #expect(counter(counters, .get, "/a") === a)
         #expect(a.next(responseCount: 2) == 0)
     }
 
@@ -101,9 +108,9 @@ import Testing
         let counters = CallCounters()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<32 {
-                group.addTask { for _ in 0..<100 { _ = counters.counter(for: key(.get, "/shared")).next(responseCount: 1) } }
+                group.addTask { for _ in 0..<100 { _ = counter(counters, .get, "/shared").next(responseCount: 1) } }
             }
         }
-        #expect(counters.counter(for: key(.get, "/shared")).value == 3200)
+        #expect(counter(counters, .get, "/shared").value == 3200)
     }
 }

@@ -115,11 +115,12 @@ import Testing
     @Test func routeDescriptionsSpellTheFolders() {
         #expect(RoutePattern([]).description == "/")
         #expect(RoutePattern(parsing: "/api/*/users/{id}/:tab/**").description == "/api/*/users/{id}/:tab/**")
-        // {id}, :id and * match the same requests, so they share a key; literals do not.
-        #expect(RoutePattern(parsing: "/u/{id}").matchKey == RoutePattern(parsing: "/u/*").matchKey)
-        #expect(RoutePattern(parsing: "/u/:name").matchKey == RoutePattern(parsing: "/u/{id}").matchKey)
-        #expect(RoutePattern(parsing: "/u/x").matchKey != RoutePattern(parsing: "/u/*").matchKey)
-        #expect(RoutePattern(parsing: "/u/**").matchKey != RoutePattern(parsing: "/u/*").matchKey)
+        // {id}, :id and * match the same requests; literals do not.
+        #expect(RoutePattern(parsing: "/u/{id}").matchesSameRequests(as: RoutePattern(parsing: "/u/*")))
+        #expect(RoutePattern(parsing: "/u/:name").matchesSameRequests(as: RoutePattern(parsing: "/u/{id}")))
+        #expect(!RoutePattern(parsing: "/u/x").matchesSameRequests(as: RoutePattern(parsing: "/u/*")))
+        #expect(!RoutePattern(parsing: "/u/**").matchesSameRequests(as: RoutePattern(parsing: "/u/*")))
+        #expect(!RoutePattern(parsing: "/u/*/x").matchesSameRequests(as: RoutePattern(parsing: "/u/*")))
     }
 
     @Test func aFullResponseSequenceIsReadInFileOrder() throws {
@@ -166,9 +167,9 @@ import Testing
     }
 
     @Test func theCounterKeyIsTheMethodAndWhatTheRouteMatches() {
-        let byParameter = Exchange(method: .get, route: RoutePattern(parsing: "/u/{id}"), folder: "u/{id}/GET", responses: [])
-        let byWildcard = Exchange(method: .get, route: RoutePattern(parsing: "/u/*"), folder: "u/*/GET", responses: [])
-        let byPost = Exchange(method: .post, route: RoutePattern(parsing: "/u/*"), folder: "u/*/POST", responses: [])
+        let byParameter = Exchange(method: .get, route: RoutePattern(parsing: "/u/{id}"), methodFolderName: "GET", responses: [])
+        let byWildcard = Exchange(method: .get, route: RoutePattern(parsing: "/u/*"), methodFolderName: "GET", responses: [])
+        let byPost = Exchange(method: .post, route: RoutePattern(parsing: "/u/*"), methodFolderName: "POST", responses: [])
         #expect(byParameter.counterKey == byWildcard.counterKey)
         #expect(byWildcard.counterKey != byPost.counterKey)
     }

@@ -1,18 +1,18 @@
 /// Every exchange's call counter, kept apart from the immutable trees so that a reload can hand the
 /// same counter to the new tree's exchange with the same method and route: counts survive reloads.
 public final class CallCounters: Sendable {
-    /// The counters by key, plus the last batch handed out and not yet filed by key: the first tree's
-    /// counters are made without hashing a single key (which counts at start-up with thousands of
-    /// exchanges), and filed only when a reload or a lookup needs them.
+    /// The counters by key, plus the last tree's exchanges and counters, not yet filed by key: the first
+    /// tree's counters are made without hashing a single key (which counts at start-up with thousands
+    /// of exchanges) and filed only when a reload needs them. The arrays are the tree's own, shared.
     private struct Table {
         var byKey: [Exchange.Key: CallCounter] = [:]
-        var unfiled: [(key: Exchange.Key, counter: CallCounter)] = []
+        var unfiled: (exchanges: [Exchange], counters: [CallCounter]) = ([], [])
 
         mutating func fileUnfiled() {
-            guard !unfiled.isEmpty else { return }
-            byKey.reserveCapacity(byKey.count + unfiled.count)
-            for (key, counter) in unfiled { byKey[key] = counter }
-            unfiled = []
+            guard !unfiled.exchanges.isEmpty else { return }
+            byKey.reserveCapacity(byKey.count + unfiled.exchanges.count)
+            for (exchange, counter) in zip(unfiled.exchanges, unfiled.counters) { byKey[exchange.counterKey] = counter }
+            unfiled = ([], [])
         }
     }
 
@@ -20,17 +20,13 @@ public final class CallCounters: Sendable {
 
     public init() {}
 
-    /// The counter for `key` (see `Exchange.counterKey`), created at 0 the first time.
-    public func counter(for key: Exchange.Key) -> CallCounter {
-        counters(for: [key])[0]
-    }
-
-    /// The counters for all these keys (a tree's worth at a time, no two alike), under one lock.
-    public func counters(for keys: [Exchange.Key]) -> [CallCounter] {
+    /// The counters of these exchanges (a tree's, no two with the same key), in the same order; a
+    /// counter is created at 0 for a key seen for the first time.
+    public func counters(for exchanges: [Exchange]) -> [CallCounter] {
         table.withLock { table in
             table.fileUnfiled()
-            let counters = keys.map { key in table.byKey[key] ?? CallCounter() }
-            table.unfiled = Array(zip(keys, counters))
+            let counters = exchanges.map { table.byKey.isEmpty ? CallCounter() : table.byKey[$0.counterKey] ?? CallCounter() }
+            table.unfiled = (exchanges, counters)
             return counters
         }
     }

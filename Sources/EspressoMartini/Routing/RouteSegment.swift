@@ -34,12 +34,24 @@ public enum RouteSegment: Sendable, Hashable {
         }
     }
 
-    /// Segments that match the same requests share a key: `{id}`, `:id` and `*` are all one-segment wildcards.
-    var matchKey: String {
+    /// `{id}`, `:id` and `*` all match any one segment.
+    func matchesSameRequests(as other: RouteSegment) -> Bool {
+        switch (self, other) {
+        case (.literal(let a), .literal(let b)): a == b
+        case (.parameter, .parameter), (.parameter, .wildcard), (.wildcard, .parameter), (.wildcard, .wildcard): true
+        case (.catchAll, .catchAll): true
+        default: false
+        }
+    }
+
+    /// Hashes what `matchesSameRequests` compares.
+    func hashMatchedRequests(into hasher: inout Hasher) {
         switch self {
-        case .literal(let text): "=" + text
-        case .parameter, .wildcard: "*"
-        case .catchAll: "**"
+        case .literal(let text):
+            hasher.combine(0)
+            hasher.combine(text)
+        case .parameter, .wildcard: hasher.combine(1)
+        case .catchAll: hasher.combine(2)
         }
     }
 }

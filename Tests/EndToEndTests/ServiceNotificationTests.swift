@@ -49,6 +49,33 @@ struct ServiceNotificationTests {
         #expect(server.isRunning)
     }
 
+    @Test("a SIGTERM sent the moment READY=1 arrives stops the server with exit 0, and no thread of it can take the signal from its handler")
+    func terminateAtReadiness() async throws {
+        var exchanges: [String: TreeEntry] = [:]
+        for index in 0..<400 { exchanges["folder\(index)/GET/"] = .folder }
+        let tree = try TemporaryTree(exchanges: exchanges)
+        defer { tree.remove() }
+        let notifications = try NotifySocket(abstract: true)
+        defer { notifications.close() }
+        let server = try ServerProcess.launch(["run", "--port", "0"], in: tree.url, environment: notifications.environment)
+        defer { server.stop() }
+
+        #expect(try await notifications.waitFor("READY=1") != nil)
+        // A thread that does not block the signals could take one before libdispatch's signalfd reads it.
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
+        for thread in threads {
+            let status = try String(contentsOfFile: "/proc/\(server.pid)/task/\(thread)/status", encoding: .utf8)
+            let blocked = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }).split(separator: "\t").last
+            let mask = try #require(blocked.flatMap { UInt64($0, radix: 16) })
+            for number in [SIGINT, SIGTERM, SIGHUP] {
+                #expect(mask & (1 << UInt64(number - 1)) != 0, "thread \(thread) does not block signal \(number)")
+            }
+        }
+        server.send(signal: SIGTERM)
+        let outcome = await server.waitForExit()
+        #expect(outcome.exitCode == 0, "\(outcome)")
+    }
+
     @Test("without NOTIFY_SOCKET, or with an address that is not a socket, the server runs as usual",
           arguments: ["", "/nonexistent/notify.sock", "@", "vsock:2:1234"])
     func noSocket(address: String) async throws {

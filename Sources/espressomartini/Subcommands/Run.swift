@@ -47,6 +47,7 @@ struct Run: Command {
     private static func invalid(_ message: String) -> UsageError { UsageError(message: message, command: definition) }
 
     func run() throws {
+        StopSignals.block()
         var (configuration, diagnostics) = source.resolve()
         if let hostname { configuration.hostname = hostname }
         if let port { configuration.port = port }

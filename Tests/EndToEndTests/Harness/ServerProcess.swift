@@ -64,6 +64,14 @@ final class ServerProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: EspressoMartiniBinary.path) else {
             throw ServerProcessError(description: "no executable at \(EspressoMartiniBinary.path); run `swift build` or set ESPRESSOMARTINI_BINARY")
         }
+        // Start the server as a shell or systemd would, with the stop signals not blocked: a child
+        // inherits the mask of the thread that spawns it, and the test runner's threads block them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, number) }
+        var runnerMask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, &runnerMask)
+        defer { pthread_sigmask(SIG_SETMASK, &runnerMask, nil) }
         try process.run()
     }
 

@@ -39,16 +39,16 @@ struct ServedResponse {
     /// response of its own per request, so the file is sent whole as it is now).
     private func build(_ slot: Int) -> OpaquePointer? {
         let response = exchange.responses[position]
+        let headers = response.effectiveHeaders(global: tree.globalHeaders)
         let made: OpaquePointer?
         switch response.body {
+        case .loadedFile(_, let bytes):
+            made = LibMicroHTTPDResponse.sharing(bytes, headers: headers)
         case .file(_, let path, _):
             // A file that vanished since the tree was loaded is answered with an empty body.
-            let bytes = FileBytes.reading(path: path) ?? .holding([])
-            made = LibMicroHTTPDResponse.sharing(bytes, headers: response.effectiveHeaders(global: tree.globalHeaders))
-        case .loadedFile(_, let bytes):
-            made = LibMicroHTTPDResponse.sharing(bytes, headers: response.effectiveHeaders(global: tree.globalHeaders))
+            made = LibMicroHTTPDResponse.sharing(FileBytes.reading(path: path) ?? .holding([]), headers: headers)
         case .inline, .none:
-            made = LibMicroHTTPDResponse.copying(response.body.inlineBytes, headers: response.effectiveHeaders(global: tree.globalHeaders))
+            made = LibMicroHTTPDResponse.copying(response.body.inlineBytes, headers: headers)
         }
         return made.map { tree.built.publish($0, in: slot) }
     }

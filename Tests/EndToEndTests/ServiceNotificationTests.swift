@@ -28,10 +28,10 @@ struct ServiceNotificationTests {
         #expect(server.stop().exitCode == 0)
     }
 
-    @Test("a SIGHUP sent the moment READY=1 arrives reloads, and does not kill the server")
-    func hangUpAtReadiness() async throws {
-        // A watched tree of many folders keeps the server busy right after READY=1 (setting up the
-        // watches), which is when a signal without a handler would take its default action.
+    /// Runs `body` once a server on a watched tree of 400 folders has sent READY=1. Setting up the
+    /// watches keeps it busy right then, which is when a signal without a handler would take its
+    /// default action, or one taken by the wrong thread would be lost.
+    private func atBusyReadiness(_ body: (ServerProcess, NotifySocket) async throws -> Void) async throws {
         var exchanges: [String: TreeEntry] = [:]
         for index in 0..<400 { exchanges["folder\(index)/GET/"] = .folder }
         let tree = try TemporaryTree(exchanges: exchanges)
@@ -40,40 +40,37 @@ struct ServiceNotificationTests {
         defer { notifications.close() }
         let server = try ServerProcess.launch(["run", "--port", "0"], in: tree.url, environment: notifications.environment)
         defer { server.stop() }
+        try #require(try await notifications.waitFor("READY=1") != nil)
+        try await body(server, notifications)
+    }
 
-        #expect(try await notifications.waitFor("READY=1") != nil)
-        server.send(signal: SIGHUP)
-        #expect(try await notifications.waitFor("RELOADING=1") != nil)
-        try await server.waitForListening()
-        #expect(try await server.client.get("/folder7").statusCode == 200)
-        #expect(server.isRunning)
+    @Test("a SIGHUP sent the moment READY=1 arrives reloads, and does not kill the server")
+    func hangUpAtReadiness() async throws {
+        try await atBusyReadiness { server, notifications in
+            server.send(signal: SIGHUP)
+            #expect(try await notifications.waitFor("RELOADING=1") != nil)
+            try await server.waitForListening()
+            #expect(try await server.client.get("/folder7").statusCode == 200)
+            #expect(server.isRunning)
+        }
     }
 
     @Test("a SIGTERM sent the moment READY=1 arrives stops the server with exit 0, and no thread of it can take the signal from its handler")
     func terminateAtReadiness() async throws {
-        var exchanges: [String: TreeEntry] = [:]
-        for index in 0..<400 { exchanges["folder\(index)/GET/"] = .folder }
-        let tree = try TemporaryTree(exchanges: exchanges)
-        defer { tree.remove() }
-        let notifications = try NotifySocket(abstract: true)
-        defer { notifications.close() }
-        let server = try ServerProcess.launch(["run", "--port", "0"], in: tree.url, environment: notifications.environment)
-        defer { server.stop() }
-
-        #expect(try await notifications.waitFor("READY=1") != nil)
-        // A thread that does not block the signals could take one before libdispatch's signalfd reads it.
-        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task")
-        for thread in threads {
-            let status = try String(contentsOfFile: "/proc/\(server.pid)/task/\(thread)/status", encoding: .utf8)
-            let blocked = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }).split(separator: "\t").last
-            let mask = try #require(blocked.flatMap { UInt64($0, radix: 16) })
-            for number in [SIGINT, SIGTERM, SIGHUP] {
-                #expect(mask & (1 << UInt64(number - 1)) != 0, "thread \(thread) does not block signal \(number)")
+        try await atBusyReadiness { server, _ in
+            // A thread that does not block the signals could take one before libdispatch's signalfd reads it.
+            for thread in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/task") {
+                let status = try String(contentsOfFile: "/proc/\(server.pid)/task/\(thread)/status", encoding: .utf8)
+                let blocked = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }).split(separator: "\t").last
+                let mask = try #require(blocked.flatMap { UInt64($0, radix: 16) })
+                for number in [SIGINT, SIGTERM, SIGHUP] {
+                    #expect(mask & (1 << UInt64(number - 1)) != 0, "thread \(thread) does not block signal \(number)")
+                }
             }
+            server.send(signal: SIGTERM)
+            let outcome = await server.waitForExit()
+            #expect(outcome.exitCode == 0, "\(outcome)")
         }
-        server.send(signal: SIGTERM)
-        let outcome = await server.waitForExit()
-        #expect(outcome.exitCode == 0, "\(outcome)")
     }
 
     @Test("without NOTIFY_SOCKET, or with an address that is not a socket, the server runs as usual",

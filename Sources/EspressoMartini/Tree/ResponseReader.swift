@@ -141,8 +141,8 @@ struct ResponseReader {
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
             return nil
         }
-        if size <= TreeLoader.readFileLimit, let bytes = FileSystem.contents(of: real) {
-            return .loadedFile(name: name, bytes: .holding(bytes))
+        if size <= TreeLoader.readFileLimit, let bytes = FileBytes.reading(path: real) {
+            return .loadedFile(name: name, bytes: bytes)
         }
         return .file(name: name, path: real, size: size)
     }

@@ -74,8 +74,8 @@ public final class OpenFolder: @unchecked Sendable {
         switch type {
         case Int32(DT_DIR): FileSystem.Entry(name: name, kind: .directory, isLink: false)
         case Int32(DT_REG): FileSystem.Entry(name: name, kind: .regularFile, isLink: false)
-        case Int32(DT_LNK): FileSystem.Entry(name: name, kind: kind(of: name, followingLinks: true), isLink: true)
-        case Int32(DT_UNKNOWN): FileSystem.Entry(name: name, kind: kind(of: name, followingLinks: true), isLink: isLink(name))
+        case Int32(DT_LNK): FileSystem.Entry(name: name, kind: kind(of: name), isLink: true)
+        case Int32(DT_UNKNOWN): FileSystem.Entry(name: name, kind: kind(of: name), isLink: isLink(name))
         default: FileSystem.Entry(name: name, kind: .other, isLink: false)
         }
     }
@@ -111,9 +111,10 @@ public final class OpenFolder: @unchecked Sendable {
         return .regularFile(size: bytes.count, bytes: bytes)
     }
 
-    private func kind(of name: String, followingLinks: Bool) -> FileSystem.Kind? {
+    /// What the entry `name` is, following a link; nil for a dangling one.
+    private func kind(of name: String) -> FileSystem.Kind? {
         var info = stat()
-        guard fstatat(descriptor, name, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard fstatat(descriptor, name, &info, 0) == 0 else { return nil }
         return FileSystem.Kind(mode: info.st_mode)
     }
 

@@ -50,14 +50,16 @@ public final class MockServer: @unchecked Sendable {
     var servingTree: ServingTree { current.withLock { $0 } }
 
     /// Puts a new tree in service in one step; requests already running finish on the old one.
-    /// Counters carry over for every exchange that still exists.
+    /// Counters carry over for every exchange that still exists. Returns once its small files are read.
     public func install(_ tree: ExchangeTree) {
         let serving = ServingTree(tree, counters: counters, configuration: configuration)
         current.withLock { $0 = serving }
         counters.retain(only: Set(tree.exchanges.map(\.counterKey)))
+        serving.readFilesAhead()
     }
 
-    /// Binds the address and starts answering. Throws with a message naming the address when it cannot.
+    /// Binds the address and starts answering, then reads the tree's small files (requests are answered
+    /// meanwhile). Throws with a message naming the address when it cannot.
     public func start() throws {
         let socket: ListenSocket
         do {
@@ -79,6 +81,7 @@ public final class MockServer: @unchecked Sendable {
         }
         self.daemon = daemon
         self.address = socket.address
+        servingTree.readFilesAhead()
     }
 
     /// Raises the open-files limit as far as the system allows (Debian starts processes at 1024) so that

@@ -16,40 +16,46 @@ struct ServedResponse {
     var delay: Double { exchange.responses[position].delay ?? tree.globalDelay }
 
     /// Queues the response on `connection`: the tree's shared response, built now if this is its
-    /// first request. A file sent from disk that can no longer be opened is a `500`.
+    /// first request. A response file that cannot be read now (deleted since the tree was loaded) is a
+    /// `500`, and a later request tries it again.
     func queue(on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
         let slot = tree.slot(exchangeAt: exchangeIndex, position: position)
         let status = statusCode
         if let shared = tree.built.existing(slot) {
             return (MHD_queue_response(connection, status, shared), status)
         }
-        guard let diskFile = tree.diskFiles[slot] else {
-            guard let shared = build(slot) else { return (MHD_Result.NO, status) }
-            return (MHD_queue_response(connection, status, shared), status)
+        if let diskFile = tree.diskFiles[slot] {
+            guard let perRequest = LibMicroHTTPDResponse.sendingFile(diskFile.path, headers: diskFile.headers) else {
+                return unreadable(diskFile.path, on: connection)
+            }
+            defer { MHD_destroy_response(perRequest) }
+            return (MHD_queue_response(connection, status, perRequest), status)
         }
-        guard let perRequest = LibMicroHTTPDResponse.sendingFile(diskFile.path, headers: diskFile.headers) else {
-            let failure = GeneratedResponse.error(500, "the response file \(diskFile.path) cannot be read", globalHeaders: tree.globalHeaders)
-            return failure.queue(on: connection)
+        var fileBytes: FileBytes?
+        if case .file(_, let path, _) = exchange.responses[position].body {
+            guard let bytes = tree.bytes(ofFileIn: slot, at: path) else { return unreadable(path, on: connection) }
+            fileBytes = bytes
         }
-        defer { MHD_destroy_response(perRequest) }
-        return (MHD_queue_response(connection, status, perRequest), status)
+        guard let shared = build(slot, fileBytes: fileBytes) else { return (MHD_Result.NO, status) }
+        return (MHD_queue_response(connection, status, shared), status)
     }
 
-    /// Builds and publishes the shared response of `slot` (not a file sent from disk: that one gets a
-    /// response of its own per request, so the file is sent whole as it is now).
-    private func build(_ slot: Int) -> OpaquePointer? {
+    /// Builds and publishes the shared response of `slot`, with the file's bytes if it has a file. Two
+    /// first requests may both read the file; only the response published first is ever sent, so every
+    /// answer from this tree is one version of the file.
+    private func build(_ slot: Int, fileBytes: FileBytes?) -> OpaquePointer? {
         let response = exchange.responses[position]
         let headers = response.effectiveHeaders(global: tree.globalHeaders)
         let made: OpaquePointer?
-        switch response.body {
-        case .loadedFile(_, let bytes):
-            made = LibMicroHTTPDResponse.sharing(bytes, headers: headers)
-        case .file(_, let path, _):
-            // A file that vanished since the tree was loaded is answered with an empty body.
-            made = LibMicroHTTPDResponse.sharing(FileBytes.reading(path: path) ?? .holding([]), headers: headers)
-        case .inline, .none:
+        if let fileBytes {
+            made = LibMicroHTTPDResponse.sharing(fileBytes, headers: headers)
+        } else {
             made = LibMicroHTTPDResponse.copying(response.body.inlineBytes, headers: headers)
         }
         return made.map { tree.built.publish($0, in: slot) }
+    }
+
+    private func unreadable(_ path: String, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        GeneratedResponse.error(500, "the response file \(path) cannot be read", globalHeaders: tree.globalHeaders).queue(on: connection)
     }
 }

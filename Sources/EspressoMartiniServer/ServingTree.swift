@@ -10,11 +10,15 @@ final class ServingTree: Sendable {
         let headers: [HTTPHeader]
     }
 
-    /// Files the loader read are served from memory. Larger files up to this size are too (read by
-    /// the first request for them), while the tree's total stays within `memoryBudget`: libmicrohttpd
-    /// sends a buffer about twice as fast as it sends a file.
+    /// Response files up to this size are served from memory, read by the first request for them, while
+    /// the tree's total stays within `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as
+    /// it sends a file. Only the files in use cost memory.
     static let memoryFileLimit = 2 * 1024 * 1024
     static let memoryBudget = 64 * 1024 * 1024
+    /// Files in memory up to this size are read as soon as the tree is in service (typical JSON bodies);
+    /// larger ones wait for their first request, so that a tree of many large files does not hold them
+    /// all before they are asked for.
+    static let readAheadLimit = 64 * 1024
 
     let tree: ExchangeTree
     let globalHeaders: [HTTPHeader]
@@ -27,6 +31,8 @@ final class ServingTree: Sendable {
     /// The responses (by slot) whose file is too large for memory, or beyond the budget. Decided in
     /// tree order, so the same tree always gets the same choice.
     let diskFiles: [Int: DiskFile]
+    /// The small files kept in memory (by slot) as read ahead of their first request.
+    private let fileBytes: Locked<[FileBytes?]>
 
     init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
         self.tree = tree
@@ -54,6 +60,29 @@ final class ServingTree: Sendable {
         self.firstSlots = firstSlots
         self.diskFiles = diskFiles
         built = BuiltResponses(count: slot)
+        fileBytes = Locked([FileBytes?](repeating: nil, count: slot))
+    }
+
+    /// Reads the small files kept in memory. The loader only checks files, so that the tree answers
+    /// sooner; this runs as soon as the tree is in service, so they are read about when the tree was
+    /// loaded, as if with it: a file edited later is served as it was until the next reload.
+    func readFilesAhead() {
+        var slot = 0
+        for exchange in tree.exchanges {
+            for response in exchange.responses {
+                if case .file(_, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
+                    built.existing(slot) == nil, let bytes = FileBytes.reading(path: path) {
+                    fileBytes.withLock { $0[slot] = bytes }
+                }
+                slot += 1
+            }
+        }
+    }
+
+    /// The bytes of the file kept in memory in `slot`: as read ahead, else read now. Nil when the file
+    /// cannot be read now (then a later request tries again).
+    func bytes(ofFileIn slot: Int, at path: String) -> FileBytes? {
+        fileBytes.withLock { $0[slot] } ?? FileBytes.reading(path: path)
     }
 
     /// Counts a call to the exchange at `index` and returns the response it gets.

@@ -1,30 +1,49 @@
 import EspressoMartini
+import Glibc
 import Testing
 
-/// How the loader reads a tree: small response files in the same pass, special files without blocking,
+/// How the loader reads a tree: response files checked without reading them, special files without blocking,
 /// and wide trees walked on every core with the same result as one walk in order.
 @Suite struct LoaderReadingTests {
-    @Test func smallResponseFilesAreReadWithTheTreeAndLargeOnesAreLeftOnDisk() throws {
-        let large = String(repeating: "x", count: TreeLoader.readFileLimit + 1)
-        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [
+    /// The loader checks response files without reading them (one `stat` each): the tree keeps the
+    /// path and the size, and the server reads the bytes when a request first needs them.
+    @Test func responseFilesAreCheckedNotRead() throws {
+        let large = String(repeating: "x", count: 3 * 1024 * 1024)
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
             "exchanges/small/GET/configuration.json": #"{"response_file": "small.json"}"#,
             "exchanges/small/GET/small.json": #"{"ok":true}"#,
             "exchanges/large/GET/configuration.json": #"{"response_file": "large.txt"}"#,
             "exchanges/large/GET/large.txt": large,
         ]))
         #expect(diagnostics.all.isEmpty)
-        let bodies = Dictionary(uniqueKeysWithValues: (tree?.exchanges ?? []).map { ($0.folder, $0.responses[0].body) })
-        guard case .loadedFile(_, let smallBytes) = bodies["small/GET"] else {
-            Issue.record("small.json was not read: \(String(describing: bodies["small/GET"]))")
-            return
+        let bodies = (tree?.exchanges ?? []).map(\.responses[0].body)
+        #expect(bodies == [
+            .file(name: "large.txt", path: root + "/exchanges/large/GET/large.txt", size: large.utf8.count),
+            .file(name: "small.json", path: root + "/exchanges/small/GET/small.json", size: 11),
+        ])
+    }
+
+    /// A file only its owner may read takes the second question (`faccessat`); one nobody may read is
+    /// an error, unless the loader runs as root, which reads anything.
+    @Test func aResponseFileThatCannotBeReadIsAnErrorWithItsPosition() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(
+            files: [
+                "exchanges/own/GET/configuration.json": #"{"response_file": "own.json"}"#,
+                "exchanges/own/GET/own.json": "{}",
+                "exchanges/none/GET/configuration.json": #"{"response_file": "none.json"}"#,
+                "exchanges/none/GET/none.json": "{}",
+            ],
+            modes: ["exchanges/own/GET/own.json": 0o600, "exchanges/none/GET/none.json": 0o000]
+        ))
+        if geteuid() == 0 {
+            #expect(diagnostics.all.isEmpty)
+            #expect(LoaderFixture.routes(tree) == ["GET /none", "GET /own"])
+        } else {
+            #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+                "$TMP/exchanges/none/GET/configuration.json:1:19: error: 'response_file' 'none.json' cannot be read; check its permissions",
+            ])
+            #expect(tree == nil)
         }
-        #expect(Array(smallBytes.buffer) == Array(#"{"ok":true}"#.utf8))
-        guard case .file(_, let largePath, let largeSize) = bodies["large/GET"] else {
-            Issue.record("large.txt was not left on disk: \(String(describing: bodies["large/GET"]))")
-            return
-        }
-        #expect(largeSize == large.utf8.count)
-        #expect(largePath.hasSuffix("/exchanges/large/GET/large.txt"))
     }
 
     @Test(.timeLimit(.minutes(1))) func aNamedPipeAsResponseFileIsAnErrorAndDoesNotBlockTheLoad() throws {

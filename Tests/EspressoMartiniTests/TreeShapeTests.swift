@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aFullResponseSequenceIsReadInFileOrder() throws {
-        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
             "exchanges/jobs/POST/configuration.json": """
                 [
                   {"status_code": 202, "response_file": "pending.json", "delay": 0.25},
@@ -137,7 +137,7 @@ import Testing
         #expect(diagnostics.all.isEmpty)
         let exchange = try #require(tree?.exchanges.first)
         #expect(exchange.responses == [
-            MockResponse(statusCode: 202, body: .loadedFile(name: "pending.json", bytes: .holding(Array(#"{"state":"pending"}"#.utf8))), delay: 0.25),
+            MockResponse(statusCode: 202, body: .file(name: "pending.json", path: root + "/exchanges/jobs/POST/pending.json", size: 19), delay: 0.25),
             MockResponse(
                 statusCode: 200,
                 headers: [HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2"), HTTPHeader(name: "X-Id", value: "7")],
@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func aResponseFileMayUseASubFolderOrALinkThatStaysInside() throws {
-        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(
             files: [
                 "exchanges/a/GET/configuration.json": #"[{"response_file": "data/one.json"}, {"response_file": "../../shared/two.txt"}, {"response_file": "link.txt"}]"#,
                 "exchanges/a/GET/data/one.json": "1",
@@ -160,9 +160,9 @@ import Testing
         #expect(diagnostics.all.isEmpty)
         let bodies = try #require(tree?.exchanges.first).responses.map(\.body)
         #expect(bodies == [
-            .loadedFile(name: "data/one.json", bytes: .holding(Array("1".utf8))),
-            .loadedFile(name: "../../shared/two.txt", bytes: .holding(Array("22".utf8))),
-            .loadedFile(name: "link.txt", bytes: .holding(Array("22".utf8))),
+            .file(name: "data/one.json", path: root + "/exchanges/a/GET/data/one.json", size: 1),
+            .file(name: "../../shared/two.txt", path: root + "/exchanges/shared/two.txt", size: 2),
+            .file(name: "link.txt", path: root + "/exchanges/shared/two.txt", size: 2),
         ])
     }
 

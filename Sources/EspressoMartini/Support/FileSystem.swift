@@ -33,11 +33,9 @@ public enum FileSystem {
         return Kind(mode: info.st_mode)
     }
 
-    /// Size in bytes of a file, following symbolic links.
-    public static func size(of path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
+    /// What the file at `path` is, following symbolic links, without opening it.
+    public static func checkFile(_ path: String) -> FileCheck {
+        FileCheck(stat: { stat(path, &$0) }, access: { faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) })
     }
 
     /// The entries of a folder, sorted byte-wise by name, without `.` and `..`.

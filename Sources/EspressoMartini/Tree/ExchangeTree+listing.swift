@@ -55,7 +55,7 @@ extension ResponseBody {
     var summary: String {
         switch self {
         case .none: return "no body"
-        case .loadedFile(let name, _), .file(let name, _, _): return name
+        case .file(let name, _, _): return name
         case .inline(let value):
             let text = value.compactText
             return "body " + (text.count > 40 ? text.prefix(39) + "…" : text)

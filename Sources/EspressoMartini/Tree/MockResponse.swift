@@ -20,7 +20,7 @@ public struct MockResponse: Sendable, Equatable {
         switch body {
         case .inline(.string): return ContentType.plainText
         case .inline: return ContentType.json
-        case .none, .loadedFile, .file: return nil
+        case .none, .file: return nil
         }
     }
 

@@ -3,22 +3,15 @@ public enum ResponseBody: Sendable, Equatable {
     case none
     /// `body` in the configuration: a string as is, any other JSON value as compact JSON.
     case inline(JSONValue)
-    /// `response_file` read when the tree was loaded (small files): as written in the configuration,
-    /// and its bytes, which the server sends without opening the file again. No path is kept: on a
-    /// tree of thousands of files the paths would outweigh the bytes.
-    case loadedFile(name: String, bytes: FileBytes)
-    /// `response_file` left on disk (large files): as written in the configuration, the resolved path,
-    /// and the size at load time. Not `indirect`, though it would make every response smaller: the enum
-    /// would then keep its case in the spare bits of the small file's bytes pointer, which the address
-    /// sanitizer's leak check cannot follow.
+    /// `response_file`: as written in the configuration, the path it resolved to and the size it had when
+    /// the tree was loaded. The loader only checks the file; the server reads it when a request first
+    /// needs it, or sends it from disk.
     case file(name: String, path: String, size: Int)
 
-    /// `response_file` as written in the configuration, for either kind of file.
+    /// `response_file` as written in the configuration.
     public var fileName: String? {
-        switch self {
-        case .loadedFile(let name, _), .file(let name, _, _): name
-        case .none, .inline: nil
-        }
+        guard case .file(let name, _, _) = self else { return nil }
+        return name
     }
 
     /// The bytes of an inline body.
@@ -28,14 +21,4 @@ public enum ResponseBody: Sendable, Equatable {
         return Array(value.compactText.utf8)
     }
 
-    public static func == (a: ResponseBody, b: ResponseBody) -> Bool {
-        switch (a, b) {
-        case (.none, .none): true
-        case (.inline(let x), .inline(let y)): x == y
-        case (.loadedFile(let nameA, let bytesA), .loadedFile(let nameB, let bytesB)): nameA == nameB && bytesA == bytesB
-        case (.file(let nameA, let pathA, let sizeA), .file(let nameB, let pathB, let sizeB)):
-            nameA == nameB && pathA == pathB && sizeA == sizeB
-        default: false
-        }
-    }
 }

@@ -107,43 +107,34 @@ struct ResponseReader {
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' must be relative to the method folder, not absolute")
             return nil
         }
-        var candidate: String { FileSystem.join(methodFolder, name) }
         // A plain file name that is no link needs no `realpath` (a system call per path component),
-        // which matters on trees of thousands of files; a small file is read in the same pass.
-        if !name.contains("/"), name != ".", name != ".." {
-            switch parentFolder.openFile(methodFolderName + "/" + name, readingUpTo: TreeLoader.readFileLimit) {
-            case .regularFile(_, let bytes?):
-                return .loadedFile(name: name, bytes: bytes)
-            case .regularFile(let size, nil):
-                return .file(name: name, path: FileSystem.join(methodFolderRealPath, name), size: size)
-            case .missing:
-                diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(candidate) or fix the name")
-                return nil
-            case .notRegular:
-                diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
-                return nil
-            case .unreadable:
-                diagnostics.error(file, map.value(path), "'response_file' '\(name)' cannot be read; check its permissions")
-                return nil
-            case .link:
-                break
+        // which matters on trees of thousands of files. Any other name is resolved in full first: it
+        // must stay inside the requests folder.
+        let plainName = !name.contains("/") && name != "." && name != ".."
+        var resolved = FileSystem.join(methodFolderRealPath, name)
+        var check = plainName ? parentFolder.checkFile(methodFolderName + "/" + name) : .link
+        if check == .link {
+            if let real = FileSystem.realPath(resolved) {
+                guard real.hasPrefix(rootRealPath + "/") else {
+                    diagnostics.error(file, map.value(path), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
+                    return nil
+                }
+                resolved = real
+                check = FileSystem.checkFile(real)
+            } else {
+                check = .missing
             }
         }
-        guard let real = FileSystem.realPath(FileSystem.join(methodFolderRealPath, name)) else {
-            diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(candidate) or fix the name")
-            return nil
-        }
-        guard real.hasPrefix(rootRealPath + "/") else {
-            diagnostics.error(file, map.value(path), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
-            return nil
-        }
-        guard FileSystem.kind(of: real) == .regularFile, let size = FileSystem.size(of: real) else {
+        switch check {
+        case .regularFile(let size):
+            return .file(name: name, path: resolved, size: size)
+        case .missing:
+            diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
+        case .unreadable:
+            diagnostics.error(file, map.value(path), "'response_file' '\(name)' cannot be read; check its permissions")
+        case .notRegular, .link:
             diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
-            return nil
         }
-        if size <= TreeLoader.readFileLimit, let bytes = FileBytes.reading(path: real) {
-            return .loadedFile(name: name, bytes: bytes)
-        }
-        return .file(name: name, path: real, size: size)
+        return nil
     }
 }

@@ -10,9 +10,6 @@ public struct TreeLoader: Sendable {
         self.parser = parser
     }
 
-    /// Response files up to this size are read by the loader, in the pass that checks them, and kept
-    /// with the tree (typical JSON bodies): the server serves them from memory.
-    public static let readFileLimit = 64 * 1024
     /// A folder with at least this many sub-folders has them walked on every core (unless a folder
     /// above already does): enough work to share, and one level of sharing is enough for two cores or twenty.
     static let parallelWalkWidth = 4

@@ -3,9 +3,9 @@ import Glibc
 import Testing
 
 extension HardeningTests {
-    /// Response files changed on disk while the server runs. Files kept in memory (all files up to
-    /// 64 KiB; larger ones up to 2 MiB while the tree's total allows) change with the next reload; the
-    /// others are opened for each request, so what a request gets is the file as it is then.
+    /// Response files changed on disk while the server runs. Files kept in memory (up to 2 MiB while the
+    /// tree's total allows, read by the first request for them) change with the next reload; the others
+    /// are opened for each request, so what a request gets is the file as it is then.
     @Suite("response files changed on disk")
     struct ResponseFileChangeTests {
         /// Well above the largest file kept in memory: sent from disk for every request.
@@ -64,6 +64,40 @@ extension HardeningTests {
             let again = try await client.get("/big")
             #expect(again.statusCode == 200)
             #expect(again.body == back)
+            #expect(server.stop().exitCode == 0)
+        }
+
+        @Test("a file deleted after the start: a small one was read with the tree and is served on; a 100 KiB one, read by its first request, is a clean 500 until it is back", arguments: [false, true])
+        func deletedFileKeptInMemory(watch: Bool) async throws {
+            let medium = TestBytes.pseudoRandom(count: 100 * 1024, seed: 7)
+            let tree = try TemporaryTree(
+                exchanges: [
+                    "small/GET/configuration.json": #"{"response_file": "small.json"}"#,
+                    "small/GET/small.json": #"{"small":true}"#,
+                    "medium/GET/configuration.json": #"{"response_file": "medium.bin"}"#,
+                    "medium/GET/medium.bin": .bytes(medium),
+                ],
+                configuration: #"{"watch": \#(watch)}"#
+            )
+            defer { tree.remove() }
+            let server = try await ServerProcess.serving(tree)
+            defer { server.stop() }
+            let client = server.client
+
+            try #require(unlink(Self.path(tree, "small/GET/small.json")) == 0)
+            try #require(unlink(Self.path(tree, "medium/GET/medium.bin")) == 0)
+            if watch { try await Task.sleep(for: .milliseconds(700)) }  // the reload fails; the tree in service stays
+            #expect(try await client.get("/small").text == #"{"small":true}"#)
+            let unread = try await client.get("/medium")
+            #expect(unread.statusCode == 500)
+            let error = try #require(try unread.json() as? [String: String])
+            #expect(error["error"]?.hasSuffix("/medium/GET/medium.bin cannot be read") == true, "\(unread.text)")
+
+            try Self.replace(Self.path(tree, "small/GET/small.json"), with: Array("new".utf8))
+            try Self.replace(Self.path(tree, "medium/GET/medium.bin"), with: medium)
+            if watch { try await Task.sleep(for: .milliseconds(700)) }  // a good tree again: swapped in
+            #expect(try await client.get("/medium").body == medium)
+            #expect(try await client.get("/small").text == (watch ? "new" : #"{"small":true}"#))
             #expect(server.stop().exitCode == 0)
         }
 

@@ -9,12 +9,18 @@ struct FolderFixture: Sendable {
     var symlinks: [String: String] = [:]
     /// Named pipes, which block a reader that waits for a writer.
     var fifos: [String] = []
+    /// File path → permission bits, set once everything is written.
+    var modes: [String: mode_t] = [:]
 
-    init(files: [String: String] = [:], folders: [String] = [], symlinks: [String: String] = [:], fifos: [String] = []) {
+    init(
+        files: [String: String] = [:], folders: [String] = [], symlinks: [String: String] = [:], fifos: [String] = [],
+        modes: [String: mode_t] = [:]
+    ) {
         self.files = files
         self.folders = folders
         self.symlinks = symlinks
         self.fifos = fifos
+        self.modes = modes
     }
 }
 
@@ -50,6 +56,9 @@ func withTemporaryFolder<T>(_ fixture: FolderFixture, _ body: (String) throws ->
     for relative in fixture.fifos {
         try parentFolder(of: relative)
         guard mkfifo(root + "/" + relative, 0o644) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+    for (relative, mode) in fixture.modes {
+        guard chmod(root + "/" + relative, mode) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
     return try body(root)
 }

@@ -32,7 +32,8 @@ struct ServedResponse {
             return (MHD_queue_response(connection, status, perRequest), status)
         }
         var fileBytes: FileBytes?
-        if case .file(_, let path, _) = exchange.responses[position].body {
+        if case .file(let name, let resolved, _) = exchange.responses[position].body {
+            let path = tree.tree.path(ofFile: name, at: resolved, in: exchange)
             guard let bytes = tree.bytes(ofFileIn: slot, at: path) else { return unreadable(path, on: connection) }
             fileBytes = bytes
         }

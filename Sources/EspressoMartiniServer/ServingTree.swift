@@ -47,11 +47,13 @@ final class ServingTree: Sendable {
         for exchange in tree.exchanges {
             firstSlots.append(Int32(slot))
             for response in exchange.responses {
-                if case .file(_, let path, let size) = response.body {
+                if case .file(let name, let path, let size) = response.body {
                     if size <= Self.memoryFileLimit, size <= budget {
                         budget -= size
                     } else {
-                        diskFiles[slot] = DiskFile(path: path, headers: response.effectiveHeaders(global: configuration.headers))
+                        diskFiles[slot] = DiskFile(
+                            path: tree.path(ofFile: name, at: path, in: exchange), headers: response.effectiveHeaders(global: configuration.headers)
+                        )
                     }
                 }
                 slot += 1
@@ -70,8 +72,8 @@ final class ServingTree: Sendable {
         var slot = 0
         for exchange in tree.exchanges {
             for response in exchange.responses {
-                if case .file(_, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
-                    built.existing(slot) == nil, let bytes = FileBytes.reading(path: path) {
+                if case .file(let name, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
+                    built.existing(slot) == nil, let bytes = FileBytes.reading(path: tree.path(ofFile: name, at: path, in: exchange)) {
                     fileBytes.withLock { $0[slot] = bytes }
                 }
                 slot += 1

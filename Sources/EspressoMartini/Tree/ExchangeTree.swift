@@ -6,11 +6,20 @@ public struct ExchangeTree: Sendable {
     public let trie: RouteTrie
     /// The requests folder as the user named it.
     public let folder: String
+    /// The requests folder with links resolved.
+    public let realFolder: String
 
-    init(exchanges: [Exchange], trie: RouteTrie, folder: String) {
+    init(exchanges: [Exchange], trie: RouteTrie, folder: String, realFolder: String) {
         self.exchanges = exchanges
         self.trie = trie
         self.folder = folder
+        self.realFolder = realFolder
+    }
+
+    /// Where the response file `name` of `exchange` is: `path` when the loader resolved one, else the
+    /// file of that name in the method folder.
+    public func path(ofFile name: String, at path: String?, in exchange: Exchange) -> String {
+        path ?? FileSystem.join(FileSystem.join(realFolder, exchange.folder), name)
     }
 
     public func resolve(_ path: RequestPath, method: HTTPMethod) -> RouteMatch {

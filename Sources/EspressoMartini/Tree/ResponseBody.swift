@@ -4,9 +4,10 @@ public enum ResponseBody: Sendable, Equatable {
     /// `body` in the configuration: a string as is, any other JSON value as compact JSON.
     case inline(JSONValue)
     /// `response_file`: as written in the configuration, the path it resolved to and the size it had when
-    /// the tree was loaded. The loader only checks the file; the server reads it when a request first
-    /// needs it, or sends it from disk.
-    case file(name: String, path: String, size: Int)
+    /// the tree was loaded. The path is nil for a plain file name in the method folder (nearly every file):
+    /// `ExchangeTree.path(ofFile:at:in:)` derives it, so that a tree of thousands of files keeps no path
+    /// string each. The loader only checks the file; the server reads it, or sends it from disk.
+    case file(name: String, path: String?, size: Int)
 
     /// `response_file` as written in the configuration.
     public var fileName: String? {

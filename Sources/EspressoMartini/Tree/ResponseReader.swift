@@ -111,10 +111,10 @@ struct ResponseReader {
         // which matters on trees of thousands of files. Any other name is resolved in full first: it
         // must stay inside the requests folder.
         let plainName = !name.contains("/") && name != "." && name != ".."
-        var resolved = FileSystem.join(methodFolderRealPath, name)
         var check = plainName ? parentFolder.checkFile(methodFolderName + "/" + name) : .link
+        var resolved: String?
         if check == .link {
-            if let real = FileSystem.realPath(resolved) {
+            if let real = FileSystem.realPath(FileSystem.join(methodFolderRealPath, name)) {
                 guard real.hasPrefix(rootRealPath + "/") else {
                     diagnostics.error(file, map.value(path), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
                     return nil

@@ -183,21 +183,18 @@ public struct TreeLoader: Sendable {
             }
         }
 
-        /// Reports exchanges that would answer the same requests (broken ones included), then sorts the
-        /// served ones by route and method and builds the trie.
+        /// Sorts the served exchanges by route and method and builds the trie, reporting exchanges that
+        /// would answer the same requests (broken ones included): the first in that order is kept.
         mutating func freeze() -> ExchangeTree {
-            var firstFolder: [Exchange.Key: Exchange] = [:]
-            firstFolder.reserveCapacity(exchanges.count + brokenExchanges.count)
             let ordered = Self.sorted(exchanges)
-            for exchange in brokenExchanges.isEmpty ? ordered : Self.sorted(exchanges + brokenExchanges) {
-                guard let other = firstFolder[exchange.counterKey] else {
-                    firstFolder[exchange.counterKey] = exchange
-                    continue
+            // The trie finds the clashes of served exchanges as they go in; broken ones, which stay out
+            // of it, are checked apart, on the rare tree with errors.
+            let trieFindsClashes = brokenExchanges.isEmpty
+            if !trieFindsClashes {
+                var first: [Exchange.Key: Exchange] = [:]
+                for exchange in Self.sorted(exchanges + brokenExchanges) {
+                    if let other = first[exchange.counterKey] { reportClash(exchange, with: other) } else { first[exchange.counterKey] = exchange }
                 }
-                diagnostics.error(
-                    path(exchange.folder), nil,
-                    "\(exchange.method.name) \(exchange.route) matches exactly the same requests as \(other.method.name) \(other.route) in \(path(other.folder)); remove or rename one of the two folders"
-                )
             }
             var trie = RouteTrie()
             var kept: [Exchange] = []
@@ -206,12 +203,21 @@ public struct TreeLoader: Sendable {
             for exchange in ordered {
                 let node = last?.route == exchange.route.description ? last!.node : trie.node(for: exchange.route)
                 last = (exchange.route.description, node)
-                if trie.insert(method: exchange.method, exchange: kept.count, at: node) == nil {
+                if let other = trie.insert(method: exchange.method, exchange: kept.count, at: node) {
+                    if trieFindsClashes { reportClash(exchange, with: kept[other]) }
+                } else {
                     kept.append(exchange)
                 }
             }
             trie.trimCapacity()
-            return ExchangeTree(exchanges: kept, trie: trie, folder: folder)
+            return ExchangeTree(exchanges: kept, trie: trie, folder: folder, realFolder: rootRealPath)
+        }
+
+        mutating func reportClash(_ exchange: Exchange, with other: Exchange) {
+            diagnostics.error(
+                path(exchange.folder), nil,
+                "\(exchange.method.name) \(exchange.route) matches exactly the same requests as \(other.method.name) \(other.route) in \(path(other.folder)); remove or rename one of the two folders"
+            )
         }
 
         /// By route (byte-wise), then method, then method folder (`GET` before `get`) so that the order

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// A small response file's bytes, read once by the loader into memory that never moves, so that the
-/// server can hand the very same bytes to libmicrohttpd without a copy per tree. The bytes live in the
+/// A response file's bytes, read once per tree into memory that never moves, so that the server can
+/// hand the very same bytes to libmicrohttpd without a copy. The bytes live in the
 /// storage object itself (one allocation per file, which counts on trees of thousands of files); its
 /// header is their count. Immutable once made, hence sendable.
-public struct FileBytes: @unchecked Sendable, Equatable {
+public struct FileBytes: @unchecked Sendable {
     private final class Storage: ManagedBuffer<Int, UInt8> {}
 
     private let storage: Storage
@@ -30,7 +30,7 @@ public struct FileBytes: @unchecked Sendable, Equatable {
 
     /// Reads at most `size` bytes from the open file `descriptor` (fewer if it shrank meanwhile); nil
     /// when reading fails.
-    static func reading(_ descriptor: Int32, size: Int) -> FileBytes? {
+    private static func reading(_ descriptor: Int32, size: Int) -> FileBytes? {
         let bytes = FileBytes(capacity: size)
         let complete = bytes.storage.withUnsafeMutablePointers { count, start in
             while count.pointee < size {
@@ -52,18 +52,5 @@ public struct FileBytes: @unchecked Sendable, Equatable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         return reading(descriptor, size: Int(info.st_size))
-    }
-
-    public static func holding(_ bytes: [UInt8]) -> FileBytes {
-        let made = FileBytes(capacity: bytes.count)
-        made.storage.withUnsafeMutablePointers { count, start in
-            bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { start.update(from: base, count: $0.count) } }
-            count.pointee = bytes.count
-        }
-        return made
-    }
-
-    public static func == (a: FileBytes, b: FileBytes) -> Bool {
-        a.storage === b.storage || a.buffer.elementsEqual(b.buffer)
     }
 }

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// What checking a response file found, without opening it: the loader only checks response files, and
-/// the server reads each when a request first needs it.
+/// What checking a response file found, without opening it: the loader only checks response files; the
+/// server reads them once the tree is in service.
 public enum FileCheck: Equatable, Sendable {
     case regularFile(size: Int)
     /// The last component is a symbolic link (when links are not followed).

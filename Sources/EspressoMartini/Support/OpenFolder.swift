@@ -79,7 +79,7 @@ public final class OpenFolder: @unchecked Sendable {
 
     /// Checks the file at `relativePath` without opening it or following a link in its last component:
     /// one `stat`, instead of the open, stat, read and close of reading it (a tree of thousands of files
-    /// starts a fifth faster). Its bytes are read by the first request that needs them.
+    /// loads a fifth faster). The server reads it once the tree is in service.
     public func checkFile(_ relativePath: String) -> FileCheck {
         FileCheck(
             stat: { fstatat(descriptor, relativePath, &$0, AT_SYMLINK_NOFOLLOW) },

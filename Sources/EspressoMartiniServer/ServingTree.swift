@@ -10,9 +10,8 @@ final class ServingTree: Sendable {
         let headers: [HTTPHeader]
     }
 
-    /// Response files up to this size are served from memory, read by the first request for them, while
-    /// the tree's total stays within `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as
-    /// it sends a file. Only the files in use cost memory.
+    /// Response files up to this size are served from memory, read once per tree, while the tree's total
+    /// stays within `memoryBudget`: libmicrohttpd sends a buffer about twice as fast as it sends a file.
     static let memoryFileLimit = 2 * 1024 * 1024
     static let memoryBudget = 64 * 1024 * 1024
     /// Files in memory up to this size are read as soon as the tree is in service (typical JSON bodies);
@@ -39,45 +38,47 @@ final class ServingTree: Sendable {
         globalHeaders = configuration.headers
         globalDelay = configuration.delay
         self.counters = counters.counters(for: tree.exchanges)
-        var firstSlots: [Int32] = []
-        firstSlots.reserveCapacity(tree.exchanges.count)
+        var slots = 0
+        firstSlots = tree.exchanges.map { exchange in
+            defer { slots += exchange.responses.count }
+            return Int32(slots)
+        }
         var diskFiles: [Int: DiskFile] = [:]
         var budget = Self.memoryBudget
+        Self.forEachResponse(in: tree) { slot, exchange, response in
+            guard case .file(let name, let path, let size) = response.body else { return }
+            if size <= Self.memoryFileLimit, size <= budget {
+                budget -= size
+            } else {
+                diskFiles[slot] = DiskFile(
+                    path: tree.path(ofFile: name, at: path, in: exchange), headers: response.effectiveHeaders(global: configuration.headers)
+                )
+            }
+        }
+        self.diskFiles = diskFiles
+        built = BuiltResponses(count: slots)
+        fileBytes = Locked([FileBytes?](repeating: nil, count: slots))
+    }
+
+    /// Calls `body` with every response of `tree`, its slot and its exchange, in tree order.
+    private static func forEachResponse(in tree: ExchangeTree, _ body: (_ slot: Int, Exchange, MockResponse) -> Void) {
         var slot = 0
         for exchange in tree.exchanges {
-            firstSlots.append(Int32(slot))
             for response in exchange.responses {
-                if case .file(let name, let path, let size) = response.body {
-                    if size <= Self.memoryFileLimit, size <= budget {
-                        budget -= size
-                    } else {
-                        diskFiles[slot] = DiskFile(
-                            path: tree.path(ofFile: name, at: path, in: exchange), headers: response.effectiveHeaders(global: configuration.headers)
-                        )
-                    }
-                }
+                body(slot, exchange, response)
                 slot += 1
             }
         }
-        self.firstSlots = firstSlots
-        self.diskFiles = diskFiles
-        built = BuiltResponses(count: slot)
-        fileBytes = Locked([FileBytes?](repeating: nil, count: slot))
     }
 
     /// Reads the small files kept in memory. The loader only checks files, so that the tree answers
     /// sooner; this runs as soon as the tree is in service, so they are read about when the tree was
     /// loaded, as if with it: a file edited later is served as it was until the next reload.
     func readFilesAhead() {
-        var slot = 0
-        for exchange in tree.exchanges {
-            for response in exchange.responses {
-                if case .file(let name, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
-                    built.existing(slot) == nil, let bytes = FileBytes.reading(path: tree.path(ofFile: name, at: path, in: exchange)) {
-                    fileBytes.withLock { $0[slot] = bytes }
-                }
-                slot += 1
-            }
+        Self.forEachResponse(in: tree) { slot, exchange, response in
+            guard case .file(let name, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
+                  built.existing(slot) == nil, let bytes = FileBytes.reading(path: tree.path(ofFile: name, at: path, in: exchange)) else { return }
+            fileBytes.withLock { $0[slot] = bytes }
         }
     }
 

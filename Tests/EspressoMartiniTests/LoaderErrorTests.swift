@@ -163,6 +163,11 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
         .init("a folder linking back into the tree", folders: ["exchanges/api/GET"], symlinks: ["exchanges/api/loop": "$TMP/exchanges/api"], [
             "$TMP/exchanges/api/loop: error: this folder links back to a folder above it, which would never end; remove the link",
         ]),
+        // Below a link, even a plain folder can be one above: `up` leads out of the tree to the folder
+        // holding it, whose plain sub-folder `exchanges` is the requests folder itself.
+        .init("a plain folder below a link that is the requests folder", folders: ["exchanges/api/GET"], symlinks: ["exchanges/up": "$TMP"], [
+            "$TMP/exchanges/up/exchanges: error: this folder links back to a folder above it, which would never end; remove the link",
+        ]),
         .init("missing requests folder", [
             "$TMP/exchanges: error: the requests folder does not exist; create it or pass --requests-folder",
         ]),

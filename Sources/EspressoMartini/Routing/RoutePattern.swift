@@ -25,6 +25,15 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         return RoutePattern(segments: longer, description: .concatenating(segments.isEmpty ? "" : description, "/", segment.spelling))
     }
 
+    /// The folder this route stands for, relative to the requests folder (`api/users/{id}`; empty for
+    /// the root): built only for messages and listings, so the loader keeps no path string per folder.
+    public var folder: String { String(Substring(description.utf8.dropFirst())) }
+
+    /// The folder `name` inside this route's folder, relative to the requests folder (`api/users/GET`).
+    public func folder(named name: String) -> String {
+        segments.isEmpty ? name : .concatenating(folder, "/", name)
+    }
+
     /// Parses `/users/{id}` as the folders would spell it. Split on the byte `/`, as request paths are:
     /// split on characters, a `/` followed by a combining mark would not count.
     public init(parsing text: String) {

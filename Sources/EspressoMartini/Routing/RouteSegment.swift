@@ -15,7 +15,7 @@ public enum RouteSegment: Sendable, Hashable {
             self = .wildcard
         } else if name == "**" {
             self = .catchAll
-        } else if (name.count > 2 && name.hasPrefix("{") && name.hasSuffix("}")) || (name.count > 1 && name.hasPrefix(":")) {
+        } else if (name.utf8.count > 2 && name.hasPrefix("{") && name.hasSuffix("}")) || (name.utf8.count > 1 && name.hasPrefix(":")) {
             self = .parameter(spelling: name)
         } else {
             self = .literal(name)

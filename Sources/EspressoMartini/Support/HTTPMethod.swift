@@ -19,16 +19,21 @@ public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
     /// A folder name or a request method, case-insensitively. Compares bytes, without building an
     /// upper-cased copy: the loader asks this of every folder of the tree.
     public init?(name: String) {
-        let length = name.utf8.count
-        guard (3...7).contains(length),
-              let method = HTTPMethod.allCases.first(where: { $0.name.utf8.count == length && $0.isSpelled(by: name) }) else { return nil }
+        var name = name
+        guard let method = name.withUTF8({ bytes in HTTPMethod.all.first { $0.isSpelled(by: bytes) } }) else { return nil }
         self = method
     }
 
+    /// `allCases` builds a new array at each use.
+    private static let all = allCases
+
     /// Whether `text` is this method's name in any letter case.
-    private func isSpelled(by text: String) -> Bool {
+    private func isSpelled(by text: UnsafeBufferPointer<UInt8>) -> Bool {
         let lowerToUpper = UInt8(ascii: "a") - UInt8(ascii: "A")
-        return zip(name.utf8, text.utf8).allSatisfy { upper, byte in byte == upper || byte == upper + lowerToUpper }
+        var name = name
+        return name.withUTF8 { upper in
+            upper.count == text.count && zip(upper, text).allSatisfy { upper, byte in byte == upper || byte == upper + lowerToUpper }
+        }
     }
 
     /// The method of a request as the wire spells it (methods are case-sensitive in HTTP).

@@ -18,7 +18,8 @@ public final class OpenFolder: @unchecked Sendable {
 
     /// Opens the sub-folder `name` of `parent`, following a link.
     public convenience init?(named name: String, in parent: OpenFolder) {
-        self.init(descriptor: openat(parent.descriptor, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+        // `withCString`: passing a short (inline) string straight to C copies it to the heap first.
+        self.init(descriptor: name.withCString { openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
     }
 
     private init?(descriptor: Int32) {
@@ -42,22 +43,31 @@ public final class OpenFolder: @unchecked Sendable {
             let filled = getdents64(descriptor, buffer.baseAddress!, buffer.count)
             if filled < 0 && errno == EINTR { continue }
             guard filled > 0 else { break }
+            entries.reserveCapacity(entries.count + filled / Self.shortestRecord)
             var offset = 0
             while offset < filled {
                 // struct linux_dirent64: d_ino (8 bytes), d_off (8), d_reclen (2), d_type (1), d_name.
                 let record = buffer.baseAddress! + offset
                 let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
                 let type = record.load(fromByteOffset: 18, as: UInt8.self)
-                let name = String(cString: (record + 19).assumingMemoryBound(to: CChar.self))
+                let name = (record + 19).assumingMemoryBound(to: CChar.self)
                 offset += length
-                if name == "." || name == ".." { continue }
-                entries.append(entry(name, type: Int32(type)))
+                if Self.isDotOrDotDot(name) { continue }
+                entries.append(entry(String(cString: name), type: Int32(type)))
             }
         }
-        return entries.sorted { $0.name.precedesBytewise($1.name) }
+        entries.sort { $0.name.precedesBytewise($1.name) }
+        return entries
     }
 
     private static let directoryBufferSize = 16 * 1024
+    /// A `linux_dirent64` with a name of up to four bytes, padded to 8.
+    private static let shortestRecord = 24
+
+    private static func isDotOrDotDot(_ name: UnsafePointer<CChar>) -> Bool {
+        let dot = CChar(UInt8(ascii: "."))
+        return name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0))
+    }
 
     private func entry(_ name: String, type: Int32) -> FileSystem.Entry {
         switch type {
@@ -69,22 +79,41 @@ public final class OpenFolder: @unchecked Sendable {
         }
     }
 
-    /// The whole file at `relativePath`, or nil when it cannot be read.
-    public func contents(of relativePath: String) -> [UInt8]? {
-        let file = openat(descriptor, relativePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// The whole file `name` in the sub-folder `folder`, or nil when it cannot be read.
+    public func contents(of name: String, inFolder folder: String) -> [UInt8]? {
+        let file = Self.withPath(folder, name) { openat(descriptor, $0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard file >= 0 else { return nil }
         defer { close(file) }
         return FileSystem.readAll(file)
     }
 
-    /// Checks the file at `relativePath` without opening it or following a link in its last component:
-    /// one `stat`, instead of the open, stat, read and close of reading it (a tree of thousands of files
-    /// loads a fifth faster). The server reads it once the tree is in service.
-    public func checkFile(_ relativePath: String) -> FileCheck {
-        FileCheck(
-            stat: { fstatat(descriptor, relativePath, &$0, AT_SYMLINK_NOFOLLOW) },
-            access: { faccessat(descriptor, relativePath, R_OK, AT_EACCESS) }
-        )
+    /// Checks the file `name` in the sub-folder `folder` without opening it or following a link in its
+    /// last component: one `stat`, instead of the open, stat, read and close of reading it (a tree of
+    /// thousands of files loads a fifth faster). The server reads it once the tree is in service.
+    public func checkFile(_ name: String, inFolder folder: String) -> FileCheck {
+        Self.withPath(folder, name) { path in
+            FileCheck(
+                stat: { fstatat(descriptor, path, &$0, AT_SYMLINK_NOFOLLOW) },
+                access: { faccessat(descriptor, path, R_OK, AT_EACCESS) }
+            )
+        }
+    }
+
+    /// Calls `body` with `folder/name` as a C string on the stack: the loader opens a file and checks
+    /// another in each of thousands of method folders, and a joined `String` would be an allocation each.
+    private static func withPath<Result>(_ folder: String, _ name: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        var (folder, name) = (folder, name)
+        return folder.withUTF8 { folderBytes in
+            name.withUTF8 { nameBytes in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folderBytes.count + nameBytes.count + 2) { path in
+                    var end = path.initialize(fromContentsOf: folderBytes)
+                    path[end] = UInt8(ascii: "/")
+                    end = path[(end + 1)...].initialize(fromContentsOf: nameBytes)
+                    path[end] = 0
+                    return path.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+                }
+            }
+        }
     }
 
     /// What the entry `name` is, following a link; nil for a dangling one.

@@ -37,9 +37,7 @@ public final class Exchange: Sendable, Equatable {
     }
 
     /// The method folder, relative to the requests folder (`api/user/POST`).
-    public var folder: String {
-        route.segments.isEmpty ? methodFolderName : .concatenating(String(Substring(route.description.utf8.dropFirst())), "/", methodFolderName)
-    }
+    public var folder: String { route.folder(named: methodFolderName) }
 
     /// Call counters carry over between exchanges with the same key.
     public var counterKey: Key { Key(method: method, route: route) }

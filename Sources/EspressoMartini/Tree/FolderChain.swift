@@ -5,10 +5,14 @@ final class FolderChain: Sendable {
     /// The current folder's real path.
     let realPath: String
     let parent: FolderChain?
+    /// Whether the walk came through a link on the way here. Until it does, a sub-folder's real path
+    /// is its parent's plus its name, longer than any folder above: no loop to look for.
+    let throughLink: Bool
 
-    init(_ realPath: String, parent: FolderChain? = nil) {
+    init(_ realPath: String, parent: FolderChain? = nil, throughLink: Bool = false) {
         self.realPath = realPath
         self.parent = parent
+        self.throughLink = throughLink
     }
 
     func contains(_ path: String) -> Bool {

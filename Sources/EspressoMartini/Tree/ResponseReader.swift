@@ -3,23 +3,27 @@
 struct ResponseReader {
     static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
 
-    /// The requests folder as the user named it, and the method folder in it: paths for messages are
+    /// The requests folder as the user named it, and the method folder's route: paths for messages are
     /// built from them only when there is something to report.
     let requestsFolder: String
-    let relativeFolder: String
-    /// The method folder on disk with links resolved: `response_file` resolves against it.
-    let methodFolderRealPath: String
+    let route: RoutePattern
     /// The folder holding the method folder, open, and the method folder's name in it: plain file names
-    /// are opened through it.
+    /// are checked through it.
     let parentFolder: OpenFolder
     let methodFolderName: String
+    /// The method folder's real path (links resolved) when the loader needed it; else it is the
+    /// parent's real path and the name, joined only when a `response_file` is more than a plain name.
+    let knownRealPath: String?
+    let parentRealPath: String
     /// The requests folder with links resolved: no `response_file` may resolve outside it.
     let rootRealPath: String
     let map: LazyJSONSourceMap
 
-    var methodFolder: String { FileSystem.join(requestsFolder, relativeFolder) }
+    var methodFolder: String { FileSystem.join(requestsFolder, route.folder(named: methodFolderName)) }
     /// The file as shown in messages.
     var file: String { FileSystem.join(methodFolder, TreeLoader.configurationFileName) }
+    /// The method folder on disk with links resolved: a `response_file` path resolves against it.
+    var methodFolderRealPath: String { knownRealPath ?? FileSystem.join(parentRealPath, methodFolderName) }
 
     func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [MockResponse] {
         switch document {
@@ -98,25 +102,26 @@ struct ResponseReader {
         return MockResponse(statusCode: statusCode, headers: headers, body: body, delay: delay)
     }
 
-    private func responseFile(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ResponseBody? {
+    /// `path` is built only for a message: nearly every response names a file.
+    private func responseFile(_ value: JSONValue, at path: @autoclosure () -> [String], into diagnostics: inout Diagnostics) -> ResponseBody? {
         guard case .string(let name) = value, !name.isEmpty else {
-            diagnostics.error(file, map.value(path), "'response_file' must be a file name relative to the method folder, found \(value.kindName)")
+            diagnostics.error(file, map.value(path()), "'response_file' must be a file name relative to the method folder, found \(value.kindName)")
             return nil
         }
-        guard !name.hasPrefix("/") else {
-            diagnostics.error(file, map.value(path), "'response_file' '\(name)' must be relative to the method folder, not absolute")
+        guard name.utf8.first != UInt8(ascii: "/") else {
+            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' must be relative to the method folder, not absolute")
             return nil
         }
         // A plain file name that is no link needs no `realpath` (a system call per path component),
         // which matters on trees of thousands of files. Any other name is resolved in full first: it
         // must stay inside the requests folder.
-        let plainName = !name.contains("/") && name != "." && name != ".."
-        var check = plainName ? parentFolder.checkFile(methodFolderName + "/" + name) : .link
+        let plainName = !name.utf8.contains(UInt8(ascii: "/")) && name != "." && name != ".."
+        var check = plainName ? parentFolder.checkFile(name, inFolder: methodFolderName) : .link
         var resolved: String?
         if check == .link {
             if let real = FileSystem.realPath(FileSystem.join(methodFolderRealPath, name)) {
                 guard real.hasPrefix(rootRealPath + "/") else {
-                    diagnostics.error(file, map.value(path), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
+                    diagnostics.error(file, map.value(path()), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
                     return nil
                 }
                 resolved = real
@@ -129,11 +134,11 @@ struct ResponseReader {
         case .regularFile(let size):
             return .file(name: name, path: resolved, size: size)
         case .missing:
-            diagnostics.error(file, map.value(path), "'response_file' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
+            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
         case .unreadable:
-            diagnostics.error(file, map.value(path), "'response_file' '\(name)' cannot be read; check its permissions")
+            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' cannot be read; check its permissions")
         case .notRegular, .link:
-            diagnostics.error(file, map.value(path), "'response_file' '\(name)' is not a regular file")
+            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' is not a regular file")
         }
         return nil
     }

@@ -24,7 +24,7 @@ public struct TreeLoader: Sendable {
             return (nil, diagnostics)
         }
         var walk = Walk(folder: folder, parser: parser, rootRealPath: rootRealPath)
-        walk.visit(OpenFolder(path: folder), relative: "", chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
+        walk.visit(OpenFolder(path: folder), chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
         let tree = walk.freeze()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
     }
@@ -58,52 +58,57 @@ public struct TreeLoader: Sendable {
         }
 
         /// Walks one path-component folder (nil: it could not be opened), whose `entries` may have been
-        /// read already (a folder's entries are read once). `chain` ends with its path with links
-        /// resolved (method folders' files are checked against the requests folder with it).
-        mutating func visit(_ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, relative: String, chain: FolderChain, route: RoutePattern, inParallel: Bool) {
+        /// read already (a folder's entries are read once). `route` names it (its folder names, relative
+        /// to the requests folder); `chain` ends with its path with links resolved (method folders' files
+        /// are checked against the requests folder with it).
+        mutating func visit(_ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, chain: FolderChain, route: RoutePattern, inParallel: Bool) {
             guard let opened else {
-                diagnostics.error(path(relative), nil, "cannot read this folder; check its permissions")
+                diagnostics.error(path(route.folder), nil, "cannot read this folder; check its permissions")
                 return
             }
             let subfolders = (entries ?? opened.entries()).filter { !$0.name.hasPrefix(".") && $0.kind == .directory }
             let walkInParallel = !inParallel && subfolders.count >= TreeLoader.parallelWalkWidth
             guard walkInParallel else {
                 for entry in subfolders {
-                    visitEntry(entry, of: opened, relative: relative, chain: chain, route: route, inParallel: inParallel)
+                    visitEntry(entry, of: opened, chain: chain, route: route, inParallel: inParallel)
                 }
                 return
             }
             let empty = branch
             let branches = subfolders.concurrentMap { entry in
                 var branch = empty
-                branch.visitEntry(entry, of: opened, relative: relative, chain: chain, route: route, inParallel: true)
+                branch.visitEntry(entry, of: opened, chain: chain, route: route, inParallel: true)
                 return branch
             }
             for branch in branches { append(branch) }
         }
 
         /// One sub-folder of a path-component folder: a method folder, or another path component.
-        mutating func visitEntry(
-            _ entry: FileSystem.Entry, of parent: OpenFolder, relative: String, chain: FolderChain, route: RoutePattern, inParallel: Bool
-        ) {
+        /// Paths are joined only where needed: a method folder, nearly every entry of a large tree,
+        /// costs no string but its configuration's bytes.
+        mutating func visitEntry(_ entry: FileSystem.Entry, of parent: OpenFolder, chain: FolderChain, route: RoutePattern, inParallel: Bool) {
             let name = entry.name
-            let childRelative = relative.isEmpty ? name : String.concatenating(relative, "/", name)
-            if relative.isEmpty && name == TreeLoader.reservedFolder {
-                diagnostics.error(path(childRelative), nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
+            if route.segments.isEmpty && name == TreeLoader.reservedFolder {
+                diagnostics.error(path(name), nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
                 return
             }
-            guard let childReal = entry.isLink ? FileSystem.realPath(path(childRelative)) : FileSystem.join(chain.realPath, name),
-                  !chain.contains(childReal) else {
-                diagnostics.error(path(childRelative), nil, "this folder links back to a folder above it, which would never end; remove the link")
-                return
+            let throughLink = entry.isLink || chain.throughLink
+            var knownRealPath: String?
+            if throughLink {
+                guard let real = entry.isLink ? FileSystem.realPath(path(route.folder(named: name))) : FileSystem.join(chain.realPath, name),
+                      !chain.contains(real) else {
+                    diagnostics.error(path(route.folder(named: name)), nil, "this folder links back to a folder above it, which would never end; remove the link")
+                    return
+                }
+                knownRealPath = real
             }
             let method = HTTPMethod(name: name)
             // A method folder nearly always holds its configuration: reading it straight away spares
             // listing the folder (a third of the system calls of a large tree's load).
-            if let method, let contents = parent.contents(of: name + "/" + TreeLoader.configurationFileName) {
+            if let method, let contents = parent.contents(of: TreeLoader.configurationFileName, inFolder: name) {
                 readExchange(
-                    method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: .regularFile,
-                    contents: contents, route: route
+                    method: method, in: parent, name: name, knownRealPath: knownRealPath, parentRealPath: chain.realPath,
+                    configuration: .regularFile, contents: contents, route: route
                 )
                 return
             }
@@ -111,16 +116,14 @@ public struct TreeLoader: Sendable {
             let childEntries = child?.entries()
             if let method, let childEntries, let configuration = Self.methodFolderConfiguration(childEntries) {
                 readExchange(
-                    method: method, in: parent, name: name, folder: childRelative, realPath: childReal, configuration: configuration,
-                    route: route
+                    method: method, in: parent, name: name, knownRealPath: knownRealPath, parentRealPath: chain.realPath,
+                    configuration: configuration, route: route
                 )
             } else if route.segments.last == .catchAll {
-                diagnostics.error(path(childRelative), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
+                diagnostics.error(path(route.folder(named: name)), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
             } else {
-                visit(
-                    child, entries: childEntries, relative: childRelative, chain: FolderChain(childReal, parent: chain),
-                    route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel
-                )
+                let childChain = FolderChain(knownRealPath ?? FileSystem.join(chain.realPath, name), parent: chain, throughLink: throughLink)
+                visit(child, entries: childEntries, chain: childChain, route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel)
             }
         }
 
@@ -137,12 +140,13 @@ public struct TreeLoader: Sendable {
         /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes
         /// when already read.
         mutating func readExchange(
-            method: HTTPMethod, in parent: OpenFolder, name: String, folder relative: String, realPath: String,
+            method: HTTPMethod, in parent: OpenFolder, name: String, knownRealPath: String?, parentRealPath: String,
             configuration: FileSystem.Kind?, contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
             let responses = readResponses(
-                folder: relative, in: parent, name: name, realPath: realPath, configuration: configuration, contents: contents
+                in: parent, name: name, knownRealPath: knownRealPath, parentRealPath: parentRealPath, configuration: configuration,
+                contents: contents, route: route
             )
             let exchange = Exchange(method: method, route: route, methodFolderName: name, responses: responses)
             if diagnostics.errors.count == errorsBefore {
@@ -154,15 +158,15 @@ public struct TreeLoader: Sendable {
 
         /// The responses of a method folder: its configuration's, or one `200` with no body when it has none.
         mutating func readResponses(
-            folder relative: String, in parent: OpenFolder, name: String, realPath: String, configuration: FileSystem.Kind?,
-            contents: [UInt8]?
+            in parent: OpenFolder, name: String, knownRealPath: String?, parentRealPath: String, configuration: FileSystem.Kind?,
+            contents: [UInt8]?, route: RoutePattern
         ) -> [MockResponse] {
-            var file: String { FileSystem.join(path(relative), TreeLoader.configurationFileName) }
+            var file: String { FileSystem.join(path(route.folder(named: name)), TreeLoader.configurationFileName) }
             switch configuration {
             case nil:
                 return [MockResponse()]
             case .regularFile:
-                guard let bytes = contents ?? parent.contents(of: name + "/" + TreeLoader.configurationFileName) else {
+                guard let bytes = contents ?? parent.contents(of: TreeLoader.configurationFileName, inFolder: name) else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")
                     return []
                 }
@@ -172,8 +176,8 @@ public struct TreeLoader: Sendable {
                     return []
                 case .success(let document):
                     let reader = ResponseReader(
-                        requestsFolder: folder, relativeFolder: relative, methodFolderRealPath: realPath, parentFolder: parent, methodFolderName: name,
-                        rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes)
+                        requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name, knownRealPath: knownRealPath,
+                        parentRealPath: parentRealPath, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes)
                     )
                     return reader.read(document, into: &diagnostics)
                 }

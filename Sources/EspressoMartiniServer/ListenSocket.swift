@@ -2,17 +2,17 @@ import Glibc
 
 /// The listening socket, bound here rather than by libmicrohttpd so that a failure says why
 /// ("Address already in use") and `::` can take IPv4 too.
-struct ListenSocket {
+public struct ListenSocket: Sendable {
     let descriptor: Int32
     let isIPv6: Bool
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port when 0 was asked.
     let address: String
 
-    struct BindError: Error, CustomStringConvertible {
-        let description: String
+    public struct BindError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init(hostname: String, port: Int) throws {
+    public init(hostname: String, port: Int) throws(BindError) {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_family = AF_UNSPEC

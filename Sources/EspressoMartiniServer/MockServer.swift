@@ -58,15 +58,9 @@ public final class MockServer: @unchecked Sendable {
         serving.readFilesAhead()
     }
 
-    /// Binds the address and starts answering, then reads the tree's small files (requests are answered
+    /// Starts answering on `socket`, then reads the tree's small files (requests are answered
     /// meanwhile). Throws with a message naming the address when it cannot.
-    public func start() throws {
-        let socket: ListenSocket
-        do {
-            socket = try ListenSocket(hostname: configuration.hostname, port: configuration.port)
-        } catch let error as ListenSocket.BindError {
-            throw StartError(description: error.description)
-        }
+    public func start(on socket: ListenSocket) throws(StartError) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let poolSize = UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))

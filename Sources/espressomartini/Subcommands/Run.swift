@@ -58,6 +58,9 @@ struct Run: Command {
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
         let logger = Logger(label: "espressomartini")
 
+        // Bound before the tree is read: a client that connects while a large tree loads is answered
+        // once it is ready, instead of being refused. The tree's errors are still reported first.
+        let socket = Result { () throws(ListenSocket.BindError) in try ListenSocket(hostname: configuration.hostname, port: configuration.port) }
         let loader = TreeLoader(parser: JanssonParser())
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
@@ -70,9 +73,9 @@ struct Run: Command {
         }
         let server = MockServer(configuration: configuration, tree: tree, loader: loader, logger: logger, accessLog: accessLog)
         do {
-            try server.start()
-        } catch let error as MockServer.StartError {
-            StandardError.printLine("espressomartini: \(error.description)")
+            try server.start(on: socket.get())
+        } catch {
+            StandardError.printLine("espressomartini: \(error)")
             throw ExitStatus.unavailable
         }
         let signals = StopSignals { server.reload(reason: "SIGHUP") }

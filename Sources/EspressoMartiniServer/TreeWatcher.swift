@@ -52,7 +52,7 @@ public final class TreeWatcher: @unchecked Sendable {
         var folders = [folder]
         while let current = folders.popLast() {
             if inotify_add_watch(descriptor, current, Self.mask) < 0 && current != folder { continue }
-            for entry in FileSystem.listing(of: current) ?? [] where !entry.name.hasPrefix(".") && entry.kind == .directory {
+            for entry in FileSystem.listing(of: current) ?? [] where entry.isVisibleFolder {
                 folders.append(FileSystem.join(current, entry.name))
             }
         }

@@ -24,6 +24,9 @@ public enum FileSystem {
         public let name: String
         public let kind: Kind?
         public let isLink: Bool
+
+        /// A folder that is not hidden (no leading `.`): what the loader walks and the watcher watches.
+        public var isVisibleFolder: Bool { kind == .directory && name.utf8.first != UInt8(ascii: ".") }
     }
 
     /// What `path` is, following symbolic links; nil when it does not exist.

@@ -15,6 +15,12 @@ final class FolderChain: Sendable {
         self.throughLink = throughLink
     }
 
+    /// The real path of the sub-folder `name`: `resolved` when the loader resolved it (a link, or below
+    /// one), else this folder's real path and the name.
+    func realPath(ofChild name: String, resolved: String?) -> String {
+        resolved ?? FileSystem.join(realPath, name)
+    }
+
     func contains(_ path: String) -> Bool {
         var folder: FolderChain? = self
         while let current = folder {

@@ -11,10 +11,10 @@ struct ResponseReader {
     /// are checked through it.
     let parentFolder: OpenFolder
     let methodFolderName: String
-    /// The method folder's real path (links resolved) when the loader needed it; else it is the
-    /// parent's real path and the name, joined only when a `response_file` is more than a plain name.
+    /// The method folder's real path (links resolved) when the loader needed it; else it is derived
+    /// from the parent's, only when a `response_file` is more than a plain name.
     let knownRealPath: String?
-    let parentRealPath: String
+    let parentChain: FolderChain
     /// The requests folder with links resolved: no `response_file` may resolve outside it.
     let rootRealPath: String
     let map: LazyJSONSourceMap
@@ -23,7 +23,7 @@ struct ResponseReader {
     /// The file as shown in messages.
     var file: String { FileSystem.join(methodFolder, TreeLoader.configurationFileName) }
     /// The method folder on disk with links resolved: a `response_file` path resolves against it.
-    var methodFolderRealPath: String { knownRealPath ?? FileSystem.join(parentRealPath, methodFolderName) }
+    var methodFolderRealPath: String { parentChain.realPath(ofChild: methodFolderName, resolved: knownRealPath) }
 
     func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [MockResponse] {
         switch document {

@@ -66,7 +66,7 @@ public struct TreeLoader: Sendable {
                 diagnostics.error(path(route.folder), nil, "cannot read this folder; check its permissions")
                 return
             }
-            let subfolders = (entries ?? opened.entries()).filter { !$0.name.hasPrefix(".") && $0.kind == .directory }
+            let subfolders = (entries ?? opened.entries()).filter(\.isVisibleFolder)
             let walkInParallel = !inParallel && subfolders.count >= TreeLoader.parallelWalkWidth
             guard walkInParallel else {
                 for entry in subfolders {
@@ -107,7 +107,7 @@ public struct TreeLoader: Sendable {
             // listing the folder (a third of the system calls of a large tree's load).
             if let method, let contents = parent.contents(of: TreeLoader.configurationFileName, inFolder: name) {
                 readExchange(
-                    method: method, in: parent, name: name, knownRealPath: knownRealPath, parentRealPath: chain.realPath,
+                    method: method, in: parent, name: name, knownRealPath: knownRealPath, chain: chain,
                     configuration: .regularFile, contents: contents, route: route
                 )
                 return
@@ -116,13 +116,13 @@ public struct TreeLoader: Sendable {
             let childEntries = child?.entries()
             if let method, let childEntries, let configuration = Self.methodFolderConfiguration(childEntries) {
                 readExchange(
-                    method: method, in: parent, name: name, knownRealPath: knownRealPath, parentRealPath: chain.realPath,
+                    method: method, in: parent, name: name, knownRealPath: knownRealPath, chain: chain,
                     configuration: configuration, route: route
                 )
             } else if route.segments.last == .catchAll {
                 diagnostics.error(path(route.folder(named: name)), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
             } else {
-                let childChain = FolderChain(knownRealPath ?? FileSystem.join(chain.realPath, name), parent: chain, throughLink: throughLink)
+                let childChain = FolderChain(chain.realPath(ofChild: name, resolved: knownRealPath), parent: chain, throughLink: throughLink)
                 visit(child, entries: childEntries, chain: childChain, route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel)
             }
         }
@@ -133,19 +133,19 @@ public struct TreeLoader: Sendable {
             if let configuration = entries.first(where: { $0.name == TreeLoader.configurationFileName }) {
                 return .some(configuration.kind)
             }
-            let hasSubfolder = entries.contains { !$0.name.hasPrefix(".") && $0.kind == .directory }
+            let hasSubfolder = entries.contains(where: \.isVisibleFolder)
             return hasSubfolder ? nil : .some(nil)
         }
 
         /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes
         /// when already read.
         mutating func readExchange(
-            method: HTTPMethod, in parent: OpenFolder, name: String, knownRealPath: String?, parentRealPath: String,
+            method: HTTPMethod, in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain,
             configuration: FileSystem.Kind?, contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
             let responses = readResponses(
-                in: parent, name: name, knownRealPath: knownRealPath, parentRealPath: parentRealPath, configuration: configuration,
+                in: parent, name: name, knownRealPath: knownRealPath, chain: chain, configuration: configuration,
                 contents: contents, route: route
             )
             let exchange = Exchange(method: method, route: route, methodFolderName: name, responses: responses)
@@ -158,7 +158,7 @@ public struct TreeLoader: Sendable {
 
         /// The responses of a method folder: its configuration's, or one `200` with no body when it has none.
         mutating func readResponses(
-            in parent: OpenFolder, name: String, knownRealPath: String?, parentRealPath: String, configuration: FileSystem.Kind?,
+            in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain, configuration: FileSystem.Kind?,
             contents: [UInt8]?, route: RoutePattern
         ) -> [MockResponse] {
             var file: String { FileSystem.join(path(route.folder(named: name)), TreeLoader.configurationFileName) }
@@ -177,7 +177,7 @@ public struct TreeLoader: Sendable {
                 case .success(let document):
                     let reader = ResponseReader(
                         requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name, knownRealPath: knownRealPath,
-                        parentRealPath: parentRealPath, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes)
+                        parentChain: chain, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes)
                     )
                     return reader.read(document, into: &diagnostics)
                 }

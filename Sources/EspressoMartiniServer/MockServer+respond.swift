@@ -22,7 +22,7 @@ extension MockServer {
             return send(answer, for: state, on: connection, method: methodName, path: path)
         }
         let answer = choose(method: methodName, path: path, requestPath: requestPath)
-        journal?.record(journalEntry(for: answer, state: state, connection: connection, method: methodName, path: path))
+        journal?.record(journalEntry(for: answer, state: state, method: methodName, path: path)) { packRequestHeaders(connection, into: &$0) }
         guard answer.delay > 0 else {
             return send(answer, for: state, on: connection, method: methodName, path: path)
         }
@@ -61,21 +61,16 @@ extension MockServer {
         }
     }
 
-    private func journalEntry(
-        for answer: Answer, state: RequestState, connection: OpaquePointer, method: String, path: String
-    ) -> JournalEntry {
+    private func journalEntry(for answer: Answer, state: RequestState, method: String, path: String) -> JournalEntry {
         JournalEntry(
-            time: .now, method: method, path: path, query: state.query,
-            packedHeaders: packedRequestHeaders(connection), body: state.bodyPrefix,
+            time: .now, method: method, path: path, query: state.query, body: state.bodyPrefix,
             bodySize: state.bodySize, route: answer.served?.exchange.route.description, response: answer.served?.position,
             status: Int(answer.statusCode)
         )
     }
 
-    /// The request's headers in arrival order, packed as `JournalEntry.packedHeaders`: one buffer, no strings.
-    private func packedRequestHeaders(_ connection: OpaquePointer) -> [UInt8] {
-        var packed: [UInt8] = []
-        packed.reserveCapacity(512)
+    /// Appends the request's headers in arrival order, packed as `JournalEntry.packedHeaders`: no strings.
+    private func packRequestHeaders(_ connection: OpaquePointer, into packed: inout [UInt8]) {
         withUnsafeMutablePointer(to: &packed) { pointer in
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
                 guard let cls, let name else { return .YES }
@@ -89,14 +84,13 @@ extension MockServer {
                 return .YES
             }, pointer)
         }
-        return packed
     }
 
     private func send(_ answer: Answer, for state: RequestState, on connection: OpaquePointer, method: String, path: String) -> MHD_Result {
         let (result, status) = answer.queue(on: connection)
-        if let accessLog {
+        if let accessLog, let started = state.started {
             let served = answer.served
-            let elapsed = ContinuousClock.now - state.started
+            let elapsed = ContinuousClock.now - started
             accessLog(AccessLogRecord(
                 method: method, path: path, status: status, exchange: served?.exchange,
                 position: (served?.position ?? 0) + 1, responseCount: served?.exchange.responses.count ?? 0,

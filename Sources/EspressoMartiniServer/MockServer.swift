@@ -128,7 +128,7 @@ public final class MockServer: @unchecked Sendable {
             query = String(cString: mark + 1)
         }
         server.inFlight.add(1, ordering: .relaxed)
-        return Unmanaged.passRetained(RequestState(query: query)).toOpaque()
+        return Unmanaged.passRetained(RequestState(query: query, timed: server.accessLog != nil)).toOpaque()
     }
 
     private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in

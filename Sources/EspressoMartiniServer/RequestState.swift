@@ -5,7 +5,9 @@ import Synchronization
 /// libmicrohttpd hands a connection to one thread at a time, so the plain fields need no lock;
 /// `resumed` is raced for by the delay timer and shut-down, and only the winner resumes.
 final class RequestState: @unchecked Sendable {
-    let started = ContinuousClock.now
+    /// When the request line arrived, for the access log; nil when the access log is off, as reading
+    /// the clock for every request would then be wasted.
+    let started: ContinuousClock.Instant?
     /// The raw query string without `?` (only kept when the journal is on).
     let query: String
     /// False until the handler has seen the request's headers once.
@@ -18,7 +20,8 @@ final class RequestState: @unchecked Sendable {
     var pending: Answer?
     let resumed = Atomic<Bool>(false)
 
-    init(query: String) {
+    init(query: String, timed: Bool) {
         self.query = query
+        started = timed ? .now : nil
     }
 }

@@ -9,8 +9,8 @@ public struct JournalEntry: Sendable, Equatable {
     /// The raw query string without `?`, `""` when there is none.
     public let query: String
     /// The request headers as received, packed as `name NUL value NUL …` (one copy on the request
-    /// path; split and joined only when the journal is read).
-    public let packedHeaders: [UInt8]
+    /// path; split and joined only when the journal is read). Filled in by `RequestJournal.record`.
+    public internal(set) var packedHeaders: [UInt8]
     /// The first `bodyLimit` bytes of the body.
     public let body: [UInt8]
     public let bodySize: Int
@@ -20,7 +20,7 @@ public struct JournalEntry: Sendable, Equatable {
     public let status: Int
 
     public init(
-        time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8], body: [UInt8],
+        time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
         bodySize: Int, route: String?, response: Int?, status: Int
     ) {
         self.time = time

@@ -1,4 +1,3 @@
-
 /// The last `capacity` requests, oldest first: a ring buffer behind one short lock.
 public final class RequestJournal: Sendable {
     public static let defaultCapacity = 1000
@@ -15,11 +14,19 @@ public final class RequestJournal: Sendable {
         self.capacity = capacity
     }
 
-    public func record(_ entry: JournalEntry) {
+    /// Records `entry` with the headers `packHeaders` appends (packed as `JournalEntry.packedHeaders`).
+    /// Once the ring is full, they go into the buffer of the entry they replace, so that recording a
+    /// request allocates nothing and frees nothing.
+    public func record(_ entry: JournalEntry, packingHeaders packHeaders: (inout [UInt8]) -> Void) {
+        var entry = entry
         ring.withLock { ring in
             if ring.entries.count < capacity {
+                packHeaders(&entry.packedHeaders)
                 ring.entries.append(entry)
             } else {
+                swap(&entry.packedHeaders, &ring.entries[ring.next].packedHeaders)
+                entry.packedHeaders.removeAll(keepingCapacity: true)
+                packHeaders(&entry.packedHeaders)
                 ring.entries[ring.next] = entry
             }
             ring.next = (ring.next + 1) % capacity

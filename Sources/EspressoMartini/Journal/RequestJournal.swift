@@ -17,8 +17,8 @@ public final class RequestJournal: Sendable {
     /// Records `entry` with the headers `packHeaders` appends (packed as `JournalEntry.packedHeaders`).
     /// Once the ring is full, they go into the buffer of the entry they replace, so that recording a
     /// request allocates nothing and frees nothing.
-    public func record(_ entry: JournalEntry, packingHeaders packHeaders: (inout [UInt8]) -> Void) {
-        var entry = entry
+    public func record(_ entry: consuming JournalEntry, packingHeaders packHeaders: (inout [UInt8]) -> Void) {
+        var entry = consume entry
         ring.withLock { ring in
             if ring.entries.count < capacity {
                 packHeaders(&entry.packedHeaders)

@@ -157,12 +157,13 @@ clean:
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
 # 127.0.0.1; prints the Markdown table of the README's "Performance" section and saves it, with the raw
-# numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), DURATION (seconds per load,
-# default 5) and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
+# numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES (alternating loads per
+# server and comparison in a round, default 4), DURATION (seconds per slice, default 2) and BENCH_DIR (trees
+# and logs, default /tmp/espressomartini-bench) may be set too.
 BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl
 
 bench: build bench-deps
-	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh
+	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """report.py RAW.jsonl KEY=VALUE...: the Markdown report of one `make bench` run.
 
-Every figure is the median over the rounds; every ratio is the median of the ratios taken within each round
-(the two sides measured minutes apart at most, so the machine's other work weighs on both alike).
+A server's slices of one comparison in a round are combined into one load. Every figure is the median over
+the rounds; every ratio is the median of the ratios taken within each round (the two sides measured in
+alternating slices, so the machine's other work weighs on both alike).
 KEY=VALUE pairs (date, machine, load, rerun, version, libmicrohttpd, settings, wall, nginx) fill the header.
 """
 import json
@@ -14,7 +15,7 @@ records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 meta = dict(argument.split("=", 1) for argument in sys.argv[2:])
 rounds = sorted({r["round"] for r in records})
 
-loads = defaultdict(dict)      # (server, probe) -> {round: wrk record}
+slices = defaultdict(list)     # (server, probe, round) -> [wrk record of each slice]
 failures = defaultdict(list)   # (server, probe) -> [reason]
 values = defaultdict(dict)     # (server, metric) -> {round: value}
 for r in records:
@@ -24,8 +25,32 @@ for r in records:
         if r["value"] is not None:
             values[(r["server"], r["metric"])][r["round"]] = r["value"]
     else:
-        r["cpu_us"] = r["cpu_ticks"] * 1e6 / r["clk_tck"] / r["requests"] if r["requests"] else None
-        loads[(r["server"], r["probe"])][r["round"]] = r
+        slices[(r["server"], r["probe"], r["round"])].append(r)
+
+
+def combined(parts):
+    """one server's slices of one round as one load: totals summed, rates over the time measured,
+    latency percentiles averaged over the slices weighted by their requests, the longest latency"""
+    requests = sum(p["requests"] for p in parts)
+    seconds = sum(p["seconds"] for p in parts)
+    weighted = lambda field: sum(p[field] * p["requests"] for p in parts) / requests if requests else None
+    errors = defaultdict(int)
+    for p in parts:
+        for kind, n in p["errors"].items():
+            errors[kind] += n
+    ticks = sum(p["cpu_ticks"] for p in parts)
+    return {
+        "round": parts[0]["round"], "server": parts[0]["server"], "probe": parts[0]["probe"],
+        "connections": parts[0]["connections"], "slices": len(parts), "requests": requests, "seconds": seconds,
+        "rps": requests / seconds if seconds else None, "mib_s": sum(p["bytes"] for p in parts) / seconds / 1048576 if seconds else None,
+        "p50_us": weighted("p50_us"), "p99_us": weighted("p99_us"), "max_us": max(p["max_us"] for p in parts),
+        "errors": dict(errors), "cpu_us": ticks * 1e6 / parts[0]["clk_tck"] / requests if requests else None,
+    }
+
+
+loads = defaultdict(dict)      # (server, probe) -> {round: the round's slices combined}
+for (server, probe, n), parts in slices.items():
+    loads[(server, probe)][n] = combined(parts)
 
 
 def median(xs):
@@ -147,7 +172,7 @@ rows += [
 out = ["# espressomartini benchmark — %s" % meta.get("date", "?"), ""]
 out.append("- Machine: %s; load average %s." % (meta.get("machine", "?"), meta.get("load", "?")))
 out.append("- espressomartini %s; libmicrohttpd %s." % (meta.get("version", "?"), meta.get("libmicrohttpd", "?")))
-out.append("- %s; measured servers alternated within each round; %s s in all." % (meta.get("settings", "?"), meta.get("wall", "?")))
+out.append("- %s; %s s in all." % (meta.get("settings", "?"), meta.get("wall", "?")))
 out.append("- Rerun: `%s`" % meta.get("rerun", "make bench"))
 out.append("")
 out.append("| measurement | ceiling | espressomartini | ratio |")
@@ -158,7 +183,8 @@ out.append("")
 out.append("The ceiling is `bench/ceiling.c`: libmicrohttpd with the same threading as espressomartini (internal polling "
            "thread + epoll, one thread per CPU), a fixed body, no routing, no tree. Figures are medians over the rounds. "
            "**ratio** = espressomartini ÷ ceiling, or, where a cell reads \"A vs B\", A ÷ B; each ratio is the median of "
-           "the ratios within a round. Below 1 for req/s and MiB/s is slower; above 1 for latency, CPU and memory is more. "
+           "the ratios within a round, each server's alternating slices of a comparison taken together (requests over "
+           "the time measured; p50 and p99: the slices' percentiles averaged, weighted by their requests). Below 1 for req/s and MiB/s is slower; above 1 for latency, CPU and memory is more. "
            "The machine may be doing other work: compare ratios, not absolute figures, between machines.")
 out.append("")
 
@@ -168,16 +194,18 @@ out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 M
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
            "access log to a file)%s." % (", `nginx` (%s)" % meta["nginx"] if meta.get("nginx") else ""))
 out.append("")
-out.append("| round | server | path | connections | requests | req/s | MiB/s | p50 ms | p99 ms | max ms | CPU µs/req | errors |")
-out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+out.append("One row per round and server: its slices of the comparison taken together (every slice is in the .jsonl file).")
+out.append("")
+out.append("| round | server | path | connections | slices | requests | req/s | MiB/s | p50 ms | p99 ms | max ms | CPU µs/req | errors |")
+out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/target",
          "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):
     errors = ", ".join("%s %d" % kv for kv in r["errors"].items() if kv[1]) or "0"
-    out.append("| %d | %s | `%s` | %d | %s | %s | %.1f | %s | %s | %s | %s | %s |" % (
-        r["round"], r["server"], paths.get(r["probe"], r["probe"]), r["connections"], count(r["requests"]),
+    out.append("| %d | %s | `%s` | %d | %d | %s | %s | %.1f | %s | %s | %s | %s | %s |" % (
+        r["round"], r["server"], paths.get(r["probe"], r["probe"]), r["connections"], r["slices"], count(r["requests"]),
         count(r["rps"]), r["mib_s"], ms(r["p50_us"]), ms(r["p99_us"]), ms(r["max_us"]),
         "—" if r["cpu_us"] is None else "%.1f" % r["cpu_us"], errors))
 out.append("")

@@ -3,9 +3,11 @@
 # over 127.0.0.1 only. `make bench` installs what is missing and builds first; run directly, it expects
 # .build/release/espressomartini and wrk, gcc, libmicrohttpd-dev, python3 and curl.
 #
-#   QUICK=1       1 round of 3-second loads (about 2 minutes)
-#   ROUNDS=3      rounds; in each, the servers are measured in turn, their order flipped every round
-#   DURATION=5    seconds per wrk load
+#   QUICK=1       1 round of 2 slices (about 2 minutes)
+#   ROUNDS=3      rounds; in each, every comparison is measured anew
+#   SLICES=4      wrk loads per server and comparison in a round, alternating between the servers compared
+#                 (A B, B A, A B, B A), so that the machine's drift weighs on each side alike
+#   DURATION=2    seconds per slice
 #   BENCH_DIR=/tmp/espressomartini-bench   trees, the ceiling binary, server logs (never committed)
 #   BINARY=.build/release/espressomartini
 #
@@ -18,8 +20,9 @@ REPO=$(dirname "$HERE")
 BINARY=${BINARY:-$REPO/.build/release/espressomartini}
 WORK=${BENCH_DIR:-/tmp/espressomartini-bench}
 if [[ ${QUICK:-0} != 0 && -n ${QUICK:-} ]]; then QUICK=1; else QUICK=0; fi
-ROUNDS_GIVEN=${ROUNDS:-} DURATION_GIVEN=${DURATION:-}
-if [[ $QUICK == 1 ]]; then ROUNDS=${ROUNDS:-1}; DURATION=${DURATION:-3}; else ROUNDS=${ROUNDS:-3}; DURATION=${DURATION:-5}; fi
+ROUNDS_GIVEN=${ROUNDS:-} SLICES_GIVEN=${SLICES:-} DURATION_GIVEN=${DURATION:-}
+if [[ $QUICK == 1 ]]; then ROUNDS=${ROUNDS:-1}; SLICES=${SLICES:-2}; else ROUNDS=${ROUNDS:-3}; SLICES=${SLICES:-4}; fi
+DURATION=${DURATION:-2}
 THREADS=2 CONNECTIONS=64 FILE_CONNECTIONS=32 EXCHANGES=10000
 START_LIMIT=60   # seconds a server may take to answer its first 200
 STAMP=$(date +%Y-%m-%d-%H%M%S)
@@ -30,6 +33,7 @@ say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
+[[ $SLICES =~ ^[1-9][0-9]*$ ]] || die "SLICES must be a positive integer, not '$SLICES'"
 [[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "DURATION must be a whole number of seconds, not '$DURATION'"
 for tool in wrk gcc python3 curl; do
   command -v "$tool" > /dev/null || die "$tool is missing: run 'make bench', which installs it"
@@ -147,13 +151,11 @@ declare -A PROBES=(
   [file]=/api/v1/big
 )
 
-# load ROUND SERVER PROBE CONNECTIONS: one wrk run, its summary and the server's CPU time recorded.
+# load ROUND SLICE SERVER PROBE CONNECTIONS: one wrk run, its summary and the server's CPU time recorded.
 load() {
-  local round=$1 name=$2 probe=$3 connections=$4 url code before after output summary
+  local round=$1 slice=$2 name=$3 probe=$4 connections=$5 url before after output summary
   url="http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}"
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
-  code=$(curl -s -o /dev/null -m 10 -w '%{http_code}' "$url")
-  if [[ $code != 200 ]]; then record_failure "$round" "$name" "$probe" "HTTP $code for $url"; return; fi
   before=$(cpu_ticks "${PID[$name]}")
   output=$(timeout $((DURATION + 30)) wrk -t"$THREADS" -c"$connections" -d"${DURATION}s" --timeout 10s --latency \
     -s "$HERE/wrk_summary.lua" "$url" 2>&1)
@@ -161,8 +163,27 @@ load() {
   summary=$(sed -n 's/^SUMMARY //p' <<< "$output")
   if [[ -z $summary ]]; then record_failure "$round" "$name" "$probe" "wrk: $(tail -c 200 <<< "$output")"; return; fi
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server exited during the load: $(log_tail "$name")"; return; fi
-  record "${summary%\}},\"round\":$round,\"server\":\"$name\",\"probe\":\"$probe\",\"connections\":$connections,\"cpu_ticks\":$((after - before)),\"clk_tck\":$(getconf CLK_TCK)}"
-  say "  $name $probe: $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.0f req/s, %.1f MiB/s, p50 %.2f ms, p99 %.2f ms%s" % (d["rps"], d["mib_s"], d["p50_us"]/1000, d["p99_us"]/1000, "" if not sum(d["errors"].values()) else ", errors %s" % d["errors"]))' "$summary")"
+  record "${summary%\}},\"round\":$round,\"slice\":$slice,\"server\":\"$name\",\"probe\":\"$probe\",\"connections\":$connections,\"cpu_ticks\":$((after - before)),\"clk_tck\":$(getconf CLK_TCK)}"
+  say "  $name $probe ($slice/$SLICES): $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.0f req/s, %.1f MiB/s, p50 %.2f ms, p99 %.2f ms%s" % (d["rps"], d["mib_s"], d["p50_us"]/1000, d["p99_us"]/1000, "" if not sum(d["errors"].values()) else ", errors %s" % d["errors"]))' "$summary")"
+}
+
+# compare ROUND PROBE CONNECTIONS SERVER...: the servers under the same load, in SLICES slices each, taking
+# turns: in the given order, then reversed, and so on (A B, B A, ...). Sequential runs of several seconds
+# each let the machine's slow swings (other virtual machines on the host) fall on one side; alternating
+# slices spread them over all. A server whose route does not answer 200 is left out, with the reason.
+compare() {
+  local round=$1 probe=$2 connections=$3 name code slice servers=() order
+  shift 3
+  for name in "$@"; do
+    if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; continue; fi
+    code=$(curl -s -o /dev/null -m 10 -w '%{http_code}' "http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}")
+    if [[ $code != 200 ]]; then record_failure "$round" "$name" "$probe" "HTTP $code for ${PROBES[$probe]}"; continue; fi
+    servers+=("$name")
+  done
+  for ((slice = 1; slice <= SLICES; slice++)); do
+    if ((slice % 2)); then order=("${servers[@]}"); else mapfile -t order < <(printf '%s\n' "${servers[@]}" | tac); fi
+    for name in "${order[@]}"; do load "$round" "$slice" "$name" "$probe" "$connections"; done
+  done
 }
 
 warm_up() {  # warm_up SERVER PROBE: one unrecorded second of load
@@ -202,6 +223,7 @@ EOF
 RERUN="make bench"
 [[ $QUICK == 1 ]] && RERUN+=" QUICK=1"
 [[ -n $ROUNDS_GIVEN ]] && RERUN+=" ROUNDS=$ROUNDS"
+[[ -n $SLICES_GIVEN ]] && RERUN+=" SLICES=$SLICES"
 [[ -n $DURATION_GIVEN ]] && RERUN+=" DURATION=$DURATION"
 MACHINE="$(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 say "machine: $MACHINE; load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -237,7 +259,7 @@ if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx
 #   em-10-info    the same with log_level INFO, the access log written to a file
 #   em-10000      espressomartini, 10 000-exchange tree, log_level ERROR
 #   nginx         nginx serving the 1 MiB file (when installed)
-say "rounds: $ROUNDS; wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
+say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
   names=(ceiling ceiling-file em-10 em-10-info em-10000)
@@ -284,28 +306,20 @@ for ((round = 1; round <= ROUNDS; round++)); do
   warm_up em-10000 deep
   warm_up ceiling-file file
 
-  # Small JSON: the ceiling, espressomartini, and espressomartini with the access log.
-  for name in $(in_order "$round" ceiling em-10 em-10-info); do
-    if [[ $name == em-10-info ]]; then
-      # Were all the requests logged? The lines the load added, against the requests wrk counted.
-      lines=$(wc -l < "${LOG[$name]}")
-      load "$round" "$name" hello "$CONNECTIONS"
-      sleep 0.5   # the log is written from a background thread
-      record_value "$round" "$name" access_log_lines $(($(wc -l < "${LOG[$name]}") - lines))
-    else
-      load "$round" "$name" hello "$CONNECTIONS"
-    fi
-  done
+  # Small JSON: the ceiling, espressomartini, and espressomartini with the access log. Were all the
+  # requests logged? The lines the loads added, against the requests wrk counted.
+  lines=$(wc -l < "${LOG[em-10-info]}")
+  compare "$round" hello "$CONNECTIONS" $(in_order "$round" ceiling em-10 em-10-info)
+  sleep 0.5   # the log is written from a background thread
+  record_value "$round" em-10-info access_log_lines $(($(wc -l < "${LOG[em-10-info]}") - lines))
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
   # Routes on the big tree against the same routes on the small one.
-  for probe in deep id glob; do
-    for name in $(in_order "$round" em-10 em-10000); do load "$round" "$name" "$probe" "$CONNECTIONS"; done
-  done
+  for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"
   # The 1 MiB file.
   file_servers=(ceiling-file em-10)
   alive nginx && file_servers+=(nginx)
-  for name in $(in_order "$round" "${file_servers[@]}"); do load "$round" "$name" file "$FILE_CONNECTIONS"; done
+  compare "$round" file "$FILE_CONNECTIONS" $(in_order "$round" "${file_servers[@]}")
   for name in ceiling-file em-10; do
     alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
   done
@@ -323,7 +337,7 @@ python3 "$HERE/report.py" "$RAW" \
   "rerun=$RERUN" \
   "version=$("$BINARY" --version 2>/dev/null | head -1), commit $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" \
   "libmicrohttpd=$(pkg-config --modversion libmicrohttpd 2>/dev/null || echo '?')" \
-  "settings=$ROUNDS round(s); wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency, -c$FILE_CONNECTIONS for the file" \
+  "settings=$ROUNDS round(s); per comparison, $SLICES slices per server, alternating, of wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency (-c$FILE_CONNECTIONS for the file)" \
   "wall=$SECONDS" \
   "nginx=$([[ -n $NGINX ]] && "$NGINX" -v 2>&1 | sed 's/.*: //')" \
   > "$report" || die "bench/report.py failed; the raw numbers are in $RAW"

@@ -3,25 +3,26 @@ import Dispatch
 import EspressoMartini
 
 extension MockServer {
-    static let adminPrefix = "__espressomartini"
+    static let adminPrefix: StaticString = "__espressomartini"
 
     /// The last call for a request (its body, if any, is consumed): choose the answer and send it,
     /// or suspend the connection until its delay has passed. No thread waits for a delay.
     func respond(
         to state: RequestState, connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>
     ) -> MHD_Result {
-        let methodName = String(cString: method)
+        let knownMethod = HTTPMethod(requestMethod: method)
+        let methodName = knownMethod?.name ?? String(cString: method)
         let path = String(cString: url)
         if let pending = state.pending {
             state.pending = nil
             return send(pending, for: state, on: connection, method: methodName, path: path)
         }
         let requestPath = RequestPath(path)
-        if configuration.admin, !requestPath.hasDotSegment, requestPath.segments.first == Self.adminPrefix {
+        if configuration.admin, !requestPath.hasDotSegment, requestPath.startsWith(segment: Self.adminPrefix) {
             let answer = Answer.generated(adminResponse(method: methodName, segments: requestPath.segments, connection: connection))
             return send(answer, for: state, on: connection, method: methodName, path: path)
         }
-        let answer = choose(method: methodName, path: path, requestPath: requestPath)
+        let answer = choose(method: knownMethod, named: methodName, path: path, requestPath: requestPath)
         journal?.record(journalEntry(for: answer, state: state, method: methodName, path: path)) { packRequestHeaders(connection, into: &$0) }
         guard answer.delay > 0 else {
             return send(answer, for: state, on: connection, method: methodName, path: path)
@@ -35,18 +36,19 @@ extension MockServer {
     }
 
     /// Routing: `400` for dot segments, then the tree (most specific route first), `405` or `404`.
-    /// The call counter moves here, at arrival, in one atomic step.
-    func choose(method methodName: String, path: String, requestPath: RequestPath) -> Answer {
+    /// `method` is nil for a method no folder can name. The call counter moves here, at arrival, in
+    /// one atomic step.
+    func choose(method: HTTPMethod?, named methodName: String, path: String, requestPath: RequestPath) -> Answer {
         let globalHeaders = configuration.headers
         if requestPath.hasDotSegment {
             return .generated(.error(400, "the path \(path) has a '.' or '..' segment", globalHeaders: globalHeaders))
         }
         let serving = servingTree
         let match: RouteMatch
-        if let method = HTTPMethod(requestMethod: methodName) {
+        if let method {
             match = serving.tree.resolve(requestPath, method: method)
         } else {
-            let allowed = serving.tree.trie.allowedMethods(requestPath.segments)
+            let allowed = serving.tree.trie.allowedMethods(requestPath)
             match = allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
         switch match {

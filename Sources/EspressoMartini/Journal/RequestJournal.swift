@@ -27,7 +27,7 @@ public final class RequestJournal: Sendable {
                 swap(&entry.packedHeaders, &ring.entries[ring.next].packedHeaders)
                 entry.packedHeaders.removeAll(keepingCapacity: true)
                 packHeaders(&entry.packedHeaders)
-                ring.entries[ring.next] = entry
+                swap(&entry, &ring.entries[ring.next])  // the entry replaced is released after the lock
             }
             ring.next = (ring.next + 1) % capacity
         }

@@ -2,27 +2,33 @@ extension RouteTrie {
     /// The most specific route with an exchange for `method`: segment by segment a literal beats
     /// `{name}`/`*`, which beats `**`, backtracking when a branch has no exchange for the method.
     /// `HEAD` falls back to the `GET` exchange, without the body.
-    public func resolve(_ segments: [String], method: HTTPMethod) -> RouteMatch {
-        if let index = find(segments, method: method, node: 0, depth: 0) {
-            return .exchange(Int(index))
+    public func resolve(_ path: RequestPath, method: HTTPMethod) -> RouteMatch {
+        path.withSegments { segments in
+            if let index = find(segments, method: method, node: 0, depth: 0) {
+                return .exchange(Int(index))
+            }
+            if method == .head, let index = find(segments, method: .get, node: 0, depth: 0) {
+                return .exchange(Int(index))
+            }
+            let allowed = allowedMethods(segments)
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
-        if method == .head, let index = find(segments, method: .get, node: 0, depth: 0) {
-            return .exchange(Int(index))
-        }
-        let allowed = allowedMethods(segments)
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
     }
 
     /// The methods of every route that matches the path (`HEAD` included where there is `GET`),
     /// for the `Allow` header of a `405`; empty when no route matches.
-    public func allowedMethods(_ segments: [String]) -> [HTTPMethod] {
+    public func allowedMethods(_ path: RequestPath) -> [HTTPMethod] {
+        path.withSegments(allowedMethods)
+    }
+
+    private func allowedMethods(_ segments: RequestPath.Segments) -> [HTTPMethod] {
         var allowed = Set<HTTPMethod>()
         collectMethods(segments, node: 0, depth: 0, into: &allowed)
         if allowed.contains(.get) { allowed.insert(.head) }
         return allowed.sorted { $0.rawValue < $1.rawValue }
     }
 
-    private func find(_ segments: [String], method: HTTPMethod, node: Int, depth: Int) -> Int32? {
+    private func find(_ segments: RequestPath.Segments, method: HTTPMethod, node: Int, depth: Int) -> Int32? {
         if depth == segments.count {
             let index = exchange(at: node, for: method)
             return index >= 0 ? index : nil
@@ -42,7 +48,7 @@ extension RouteTrie {
         return nil
     }
 
-    private func collectMethods(_ segments: [String], node: Int, depth: Int, into allowed: inout Set<HTTPMethod>) {
+    private func collectMethods(_ segments: RequestPath.Segments, node: Int, depth: Int, into allowed: inout Set<HTTPMethod>) {
         if depth == segments.count {
             for method in HTTPMethod.allCases where exchange(at: node, for: method) >= 0 { allowed.insert(method) }
             return

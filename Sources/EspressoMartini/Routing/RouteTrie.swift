@@ -10,12 +10,6 @@ public struct RouteTrie: Sendable {
         var methodTable: Int32 = -1
     }
 
-    /// A literal child: its parent node and the folder name.
-    struct Edge: Sendable, Hashable {
-        let parent: Int32
-        let name: String
-    }
-
     /// Exchange index per method, -1 where none, stored inline (no allocation per table).
     struct MethodTable: Sendable {
         private var slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
@@ -27,7 +21,7 @@ public struct RouteTrie: Sendable {
     }
 
     private(set) var nodes: [Node] = [Node()]
-    private var literals: [Edge: Int32] = [:]
+    private var literals = LiteralEdges()
     private var methodTables: [MethodTable] = []
 
     public init() {}
@@ -38,9 +32,9 @@ public struct RouteTrie: Sendable {
         return table < 0 ? -1 : methodTables[Int(table)][method]
     }
 
-    /// The child of `node` for the literal segment `name`, -1 where none.
-    func literalChild(of node: Int, named name: String) -> Int32 {
-        literals[Edge(parent: Int32(node), name: name)] ?? -1
+    /// The child of `node` for the literal segment `name` (its UTF-8 bytes), -1 where none.
+    func literalChild(of node: Int, named name: UnsafeBufferPointer<UInt8>) -> Int32 {
+        literals.child(of: Int32(node), named: name)
     }
 
     /// Adds a route; returns the index of the exchange already there for the same method and
@@ -76,15 +70,13 @@ public struct RouteTrie: Sendable {
     public mutating func trimCapacity() {
         nodes = nodes.withUnsafeBufferPointer { Array($0) }
         methodTables = methodTables.withUnsafeBufferPointer { Array($0) }
-        var exact = [Edge: Int32](minimumCapacity: literals.count)
-        for (edge, child) in literals { exact[edge] = child }
-        literals = exact
+        literals.trimCapacity()
     }
 
     private mutating func child(of node: Int, for segment: RouteSegment) -> Int {
         let existing: Int32
         switch segment {
-        case .literal(let text): existing = literalChild(of: node, named: text)
+        case .literal(var text): existing = text.withUTF8 { literalChild(of: node, named: $0) }
         case .parameter, .wildcard: existing = nodes[node].single
         case .catchAll: existing = nodes[node].catchAll
         }
@@ -92,7 +84,7 @@ public struct RouteTrie: Sendable {
         let created = Int32(nodes.count)
         nodes.append(Node())
         switch segment {
-        case .literal(let text): literals[Edge(parent: Int32(node), name: text)] = created
+        case .literal(var text): text.withUTF8 { literals.insert(parent: Int32(node), name: $0, child: created) }
         case .parameter, .wildcard: nodes[node].single = created
         case .catchAll: nodes[node].catchAll = created
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The methods a method folder can name.
 public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
     case get, head, post, put, patch, delete, options, trace, connect
@@ -37,20 +43,28 @@ public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// The method of a request as the wire spells it (methods are case-sensitive in HTTP).
-    /// A switch, not a search of `allCases`: this runs for every request.
     public init?(requestMethod: String) {
-        switch requestMethod {
-        case "GET": self = .get
-        case "HEAD": self = .head
-        case "POST": self = .post
-        case "PUT": self = .put
-        case "PATCH": self = .patch
-        case "DELETE": self = .delete
-        case "OPTIONS": self = .options
-        case "TRACE": self = .trace
-        case "CONNECT": self = .connect
-        default: return nil
+        var requestMethod = requestMethod
+        guard let method = requestMethod.withUTF8(HTTPMethod.init(requestMethodBytes:)) else { return nil }
+        self = method
+    }
+
+    /// The same from libmicrohttpd's C string: for every request, so no String is made from it.
+    public init?(requestMethod: UnsafePointer<CChar>) {
+        let bytes = UnsafeRawPointer(requestMethod).assumingMemoryBound(to: UInt8.self)
+        guard let method = HTTPMethod(requestMethodBytes: UnsafeBufferPointer(start: bytes, count: strlen(requestMethod))) else { return nil }
+        self = method
+    }
+
+    private init?(requestMethodBytes bytes: UnsafeBufferPointer<UInt8>) {
+        for method in HTTPMethod.all {
+            var name = method.name
+            if name.withUTF8({ $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                self = method
+                return
+            }
         }
+        return nil
     }
 
     public static func < (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool { lhs.name < rhs.name }

@@ -1,6 +1,7 @@
 /// An immutable snapshot of a loaded requests folder: its exchanges and the trie that finds them.
-/// A reload builds a new one aside; the server swaps a single reference.
-public struct ExchangeTree: Sendable {
+/// A reload builds a new one aside; the server swaps a single reference. A class, so that a request
+/// takes it with one retain rather than one per array it holds.
+public final class ExchangeTree: Sendable {
     /// Sorted by route (byte-wise), then method.
     public let exchanges: [Exchange]
     public let trie: RouteTrie
@@ -23,6 +24,6 @@ public struct ExchangeTree: Sendable {
     }
 
     public func resolve(_ path: RequestPath, method: HTTPMethod) -> RouteMatch {
-        trie.resolve(path.segments, method: method)
+        trie.resolve(path, method: method)
     }
 }

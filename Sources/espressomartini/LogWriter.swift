@@ -34,59 +34,61 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Adds the line `level`'s prefix, then `message`, copying the bytes once.
+    /// Adds the line `level`'s prefix, then `message`.
     func append(_ level: Logger.Level, _ message: String) {
-        appendLine(level) { $0.append(contentsOf: message.utf8) }
+        appendLine(level, longest: message.utf8.count) { $0.append(message) }
     }
 
-    /// Adds an access-log line, the prefix then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, writing
-    /// bytes straight into the backlog: no string is built for a request, not even the timestamp.
+    /// Adds an access-log line, the prefix then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, written
+    /// byte by byte: no string is built for a request, not even the timestamp.
     func append(_ level: Logger.Level, _ record: AccessLogRecord) {
-        appendLine(level) { bytes in
-            bytes.append(contentsOf: record.method.utf8)
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(contentsOf: record.path.utf8)
-            bytes.append(UInt8(ascii: " "))
-            Self.appendDecimal(Int(record.status), to: &bytes)
-            bytes.append(UInt8(ascii: " "))
+        let route = record.exchange?.route.description ?? ""
+        // Plus the exchange's method (7 bytes at most), the separators and `ms`: 24 bytes are plenty.
+        let longest = record.method.utf8.count + record.path.utf8.count + route.utf8.count + 4 * LineBuffer.decimalLimit + 24
+        appendLine(level, longest: longest) { line in
+            line.append(record.method)
+            line.append(UInt8(ascii: " "))
+            line.append(record.path)
+            line.append(UInt8(ascii: " "))
+            line.appendDecimal(Int(record.status))
+            line.append(UInt8(ascii: " "))
             if let exchange = record.exchange {
-                bytes.append(contentsOf: exchange.method.name.utf8)
-                bytes.append(UInt8(ascii: " "))
-                bytes.append(contentsOf: exchange.route.description.utf8)
-                bytes.append(UInt8(ascii: " "))
-                Self.appendDecimal(record.position, to: &bytes)
-                bytes.append(UInt8(ascii: "/"))
-                Self.appendDecimal(record.responseCount, to: &bytes)
+                line.append(exchange.method.name)
+                line.append(UInt8(ascii: " "))
+                line.append(route)
+                line.append(UInt8(ascii: " "))
+                line.appendDecimal(record.position)
+                line.append(UInt8(ascii: "/"))
+                line.appendDecimal(record.responseCount)
             } else {
-                bytes.append(UInt8(ascii: "-"))
+                line.append(UInt8(ascii: "-"))
             }
-            bytes.append(UInt8(ascii: " "))
-            Self.appendDecimal(record.hundredthsOfMilliseconds / 100, to: &bytes)
-            bytes.append(UInt8(ascii: "."))
-            let fraction = record.hundredthsOfMilliseconds % 100
-            if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
-            Self.appendDecimal(fraction, to: &bytes)
-            bytes.append(contentsOf: "ms".utf8)
+            line.append(UInt8(ascii: " "))
+            line.appendDecimal(record.hundredthsOfMilliseconds / 100)
+            line.append(UInt8(ascii: "."))
+            line.appendDecimal(record.hundredthsOfMilliseconds % 100, digits: 2)
+            line.append("ms" as StaticString)
         }
     }
 
-    /// Adds the prefix, what `body` writes, and a newline under the lock; past the backlog limit the line
-    /// is only counted.
-    private func appendLine(_ level: Logger.Level, _ body: (inout [UInt8]) -> Void) {
-        backlog.withLock { backlog in
-            guard backlog.bytes.count <= Self.backlogLimit else {
-                backlog.dropped += 1
-                return
+    /// Writes the prefix, what `body` writes (at most `longest` bytes) and a newline into a line on the
+    /// stack, then copies it into the backlog under the lock, which is held for that copy only. Past
+    /// the backlog limit the line is only counted. Two threads may take their timestamps in one order
+    /// and their turns at the lock in the other: lines are in the backlog's order, to the millisecond.
+    private func appendLine(_ level: Logger.Level, longest: Int, _ body: (inout LineBuffer) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StandardErrorLogHandler.prefixLimit + longest + 1) { memory in
+            var line = LineBuffer(memory)
+            StandardErrorLogHandler.appendPrefix(level, to: &line)
+            body(&line)
+            line.append(UInt8(ascii: "\n"))
+            backlog.withLock { backlog in
+                guard backlog.bytes.count <= Self.backlogLimit else {
+                    backlog.dropped += 1
+                    return
+                }
+                backlog.bytes.append(contentsOf: line.bytes)
             }
-            StandardErrorLogHandler.appendPrefix(level, to: &backlog.bytes)
-            body(&backlog.bytes)
-            backlog.bytes.append(UInt8(ascii: "\n"))
         }
-    }
-
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Writes everything logged so far. The spare buffer's lock serializes the writes (the background

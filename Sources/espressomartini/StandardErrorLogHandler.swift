@@ -21,18 +21,34 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     /// Appends what starts a line: the time and level, or for the journal the syslog priority.
-    static func appendPrefix(_ level: Logger.Level, to bytes: inout [UInt8]) {
+    static func appendPrefix(_ level: Logger.Level, to line: inout LineBuffer) {
         if journal {
-            bytes.append(contentsOf: "<\(syslogPriority(level))>".utf8)
+            line.append(UInt8(ascii: "<"))
+            line.appendDecimal(syslogPriority(level))
+            line.append(UInt8(ascii: ">"))
         } else {
-            timestamps.append(to: &bytes)
-            bytes.append(contentsOf: levelNames[level]!)
+            timestamps.append(to: &line)
+            line.append(levelName(level))
         }
     }
 
+    /// The most bytes `appendPrefix` writes.
+    static let prefixLimit = TimestampFormatter.length + 10
+
     private static let timestamps = TimestampFormatter()
+
     /// ` INFO ` and the like, between the timestamp and the message.
-    private static let levelNames = Dictionary(uniqueKeysWithValues: Logger.Level.allCases.map { ($0, Array(" \($0.rawValue.uppercased()) ".utf8)) })
+    private static func levelName(_ level: Logger.Level) -> StaticString {
+        switch level {
+        case .trace: " TRACE "
+        case .debug: " DEBUG "
+        case .info: " INFO "
+        case .notice: " NOTICE "
+        case .warning: " WARNING "
+        case .error: " ERROR "
+        case .critical: " CRITICAL "
+        }
+    }
 
     /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for the stream connected to the journal; a child
     /// process whose standard error was redirected elsewhere inherits the variable, hence the comparison.

@@ -41,6 +41,30 @@ struct AccessLogTests {
         #expect(accessLines.count == 3, "\(accessLines)")
     }
 
+    @Test("each line is whole and exact: timestamp, level, request, status, route, position, time; a long path too")
+    func accessLogLineShape() async throws {
+        let tree = try TemporaryTree(exchanges: Self.exchanges)
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree)
+        defer { server.stop() }
+        let longID = String(repeating: "x", count: 3000)
+        #expect(try await server.client.get("/items/7").statusCode == 200)
+        #expect(try await server.client.get("/items/\(longID)").statusCode == 201)
+        #expect(try await server.client.get("/missing").statusCode == 404)
+        _ = await server.waitForStandardErrorLine { $0.contains("/missing") }
+        let lines = server.stop().standardErrorLines.filter { $0.contains(" INFO GET ") }
+        let time = #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z INFO "#
+        let expected = [
+            time + #"GET /items/7 200 GET /items/\{id\} 1/3 \d+\.\d{2}ms$"#,
+            time + "GET /items/\(longID) 201 " + #"GET /items/\{id\} 2/3 \d+\.\d{2}ms$"#,
+            time + #"GET /missing 404 - \d+\.\d{2}ms$"#,
+        ]
+        #expect(lines.count == 3, "\(lines)")
+        for (line, pattern) in zip(lines, expected) {
+            #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line.prefix(200)) does not match \(pattern.prefix(120))")
+        }
+    }
+
     @Test("--log-level ERROR silences the access log")
     func errorLevelSilences() async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges)

@@ -19,7 +19,7 @@ struct LiteralEdges: Sendable {
 
     private var slots = [Slot](repeating: Slot(), count: 16)
     private var names: [UInt8] = []
-    private(set) var count = 0
+    private var count = 0
 
     /// The child of `parent` by the literal `name`, -1 where none.
     func child(of parent: Int32, named name: UnsafeBufferPointer<UInt8>) -> Int32 {

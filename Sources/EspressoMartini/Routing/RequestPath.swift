@@ -7,7 +7,7 @@ import Darwin
 /// A request path split into segments: empty segments (`//`, a trailing `/`) are dropped. The segments
 /// are ranges of the path's bytes, made into strings only when asked for (`segments`): routing reads
 /// them in place, for every request.
-public struct RequestPath: Sendable, Equatable {
+public struct RequestPath: Sendable {
     private let path: String
     /// Where each segment lies in the path's UTF-8 bytes.
     private let ranges: [Range<Int>]
@@ -63,9 +63,5 @@ public struct RequestPath: Sendable, Equatable {
         subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: bytes[ranges[index]])
         }
-    }
-
-    public static func == (a: RequestPath, b: RequestPath) -> Bool {
-        a.segments == b.segments
     }
 }

@@ -26,45 +26,37 @@ public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
     /// upper-cased copy: the loader asks this of every folder of the tree.
     public init?(name: String) {
         var name = name
-        guard let method = name.withUTF8({ bytes in HTTPMethod.all.first { $0.isSpelled(by: bytes) } }) else { return nil }
+        guard let method = name.withUTF8({ HTTPMethod.spelled(by: $0, ignoringCase: true) }) else { return nil }
+        self = method
+    }
+
+    /// The method of a request as the wire spells it (methods are case-sensitive in HTTP).
+    public init?(requestMethod: String) {
+        var requestMethod = requestMethod
+        guard let method = requestMethod.withUTF8({ HTTPMethod.spelled(by: $0, ignoringCase: false) }) else { return nil }
+        self = method
+    }
+
+    /// The same from libmicrohttpd's C string: for every request, so no String is made from it.
+    public init?(requestMethod: UnsafePointer<CChar>) {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(requestMethod).assumingMemoryBound(to: UInt8.self), count: strlen(requestMethod))
+        guard let method = HTTPMethod.spelled(by: bytes, ignoringCase: false) else { return nil }
         self = method
     }
 
     /// `allCases` builds a new array at each use.
     private static let all = allCases
 
-    /// Whether `text` is this method's name in any letter case.
-    private func isSpelled(by text: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The method whose name `text` spells, in capitals or, when `ignoringCase`, in any letter case.
+    private static func spelled(by text: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> HTTPMethod? {
         let lowerToUpper = UInt8(ascii: "a") - UInt8(ascii: "A")
-        var name = name
-        return name.withUTF8 { upper in
-            upper.count == text.count && zip(upper, text).allSatisfy { upper, byte in byte == upper || byte == upper + lowerToUpper }
-        }
-    }
-
-    /// The method of a request as the wire spells it (methods are case-sensitive in HTTP).
-    public init?(requestMethod: String) {
-        var requestMethod = requestMethod
-        guard let method = requestMethod.withUTF8(HTTPMethod.init(requestMethodBytes:)) else { return nil }
-        self = method
-    }
-
-    /// The same from libmicrohttpd's C string: for every request, so no String is made from it.
-    public init?(requestMethod: UnsafePointer<CChar>) {
-        let bytes = UnsafeRawPointer(requestMethod).assumingMemoryBound(to: UInt8.self)
-        guard let method = HTTPMethod(requestMethodBytes: UnsafeBufferPointer(start: bytes, count: strlen(requestMethod))) else { return nil }
-        self = method
-    }
-
-    private init?(requestMethodBytes bytes: UnsafeBufferPointer<UInt8>) {
-        for method in HTTPMethod.all {
+        return all.first { method in
             var name = method.name
-            if name.withUTF8({ $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-                self = method
-                return
+            return name.withUTF8 { upper in
+                upper.count == text.count
+                    && zip(upper, text).allSatisfy { upper, byte in byte == upper || (ignoringCase && byte == upper + lowerToUpper) }
             }
         }
-        return nil
     }
 
     public static func < (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool { lhs.name < rhs.name }

@@ -2,7 +2,7 @@ import EspressoMartini
 import Testing
 
 /// The admin API (§5) as decisions: answered before routing, never an exchange's call.
-@Suite struct AdminAPITests {
+@Suite struct AdminAPIDecisionTests {
     static let tree = [
         "users/{id}/GET/configuration.json": #"[{"status_code": 200}, {"status_code": 201}]"#,
         "ping/GET/configuration.json": #"{"body": "pong"}"#,

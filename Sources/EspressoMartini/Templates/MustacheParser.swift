@@ -23,6 +23,7 @@ struct MustacheParser {
     /// Where the text not yet copied into a node starts.
     private var position = 0
     private var nodes: [MustacheNode] = []
+    private var names: [MustacheName] = []
     private var text: [UInt8] = []
     private var openSections: [OpenSection] = []
     /// The last node, when it is text that more text may join: no tag but a comment or a delimiter
@@ -42,7 +43,7 @@ struct MustacheParser {
         if let section = openSections.last {
             throw error(at: section.tagStart, "section `\(section.name)` is never closed: add \(spelled("/" + section.name)) after its content")
         }
-        return MustacheTemplate(nodes: nodes, text: text)
+        return MustacheTemplate(nodes: nodes, names: names, text: text)
     }
 
     private mutating func readTag(at tagStart: Int) throws(MustacheSyntaxError) {
@@ -96,12 +97,14 @@ struct MustacheParser {
         switch kind {
         case .variable(let escaped):
             joinableTextNode = nil
-            nodes.append(.variable(try name(in: content, tagStart: tagStart), escaped: escaped))
+            names.append(try name(in: content, tagStart: tagStart))
+            nodes.append(.variable(name: names.count - 1, escaped: escaped))
         case .section(let inverted):
             let name = try name(in: content, tagStart: tagStart)
             openSections.append(OpenSection(nodeIndex: nodes.count, name: spelling(of: name), tagStart: tagStart))
             joinableTextNode = nil
-            nodes.append(.section(name, inverted: inverted, end: nodes.count + 1))
+            names.append(name)
+            nodes.append(.section(name: names.count - 1, inverted: inverted, end: nodes.count + 1))
         case .closing:
             try closeSection(named: spelling(of: name(in: content, tagStart: tagStart)), tagStart: tagStart)
         case .comment:
@@ -123,7 +126,7 @@ struct MustacheParser {
             )
         }
         guard case .section(let openName, let inverted, _) = nodes[section.nodeIndex] else { return }
-        nodes[section.nodeIndex] = .section(openName, inverted: inverted, end: nodes.count)
+        nodes[section.nodeIndex] = .section(name: openName, inverted: inverted, end: nodes.count)
         joinableTextNode = nil
     }
 

@@ -1,44 +1,41 @@
 /// One render of a template: walks the nodes, appending to the output, with the values of the
-/// sections it is inside on a stack above the root context.
-struct MustacheRenderer<Context: MustacheContext> {
-    let template: MustacheTemplate
-    let root: Context
+/// sections it is inside on a stack above the root context. It reads the template's arrays through
+/// buffer pointers, so walking the nodes costs no reference counting: it lives only inside
+/// `MustacheTemplate.render`, which holds the arrays for it.
+struct MustacheRenderer {
+    let nodes: UnsafeBufferPointer<MustacheNode>
+    let names: UnsafeBufferPointer<MustacheName>
+    let text: UnsafeBufferPointer<UInt8>
+    let root: any MustacheContext
     let escaping: MustacheEscaping
-    /// Values of the enclosing sections, innermost last.
-    private var stack: [JSONValue] = []
 
-    init(template: MustacheTemplate, root: Context, escaping: MustacheEscaping) {
-        self.template = template
-        self.root = root
-        self.escaping = escaping
-    }
-
-    mutating func render(_ nodeRange: Range<Int>, into output: inout [UInt8]) {
+    /// Renders `nodeRange`; `stack` holds the values of the enclosing sections, innermost last.
+    func render(_ nodeRange: Range<Int>, stack: inout [JSONValue], into output: inout [UInt8]) {
         var index = nodeRange.lowerBound
         while index < nodeRange.upperBound {
-            switch template.nodes[index] {
+            switch nodes[index] {
             case .text(let range):
-                output.append(contentsOf: template.text[range])
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
                 index += 1
             case .variable(let name, let escaped):
-                if let value = resolve(name) {
+                if let value = resolve(names[name], stack: stack) {
                     write(value, escaping: escaped ? escaping : .none, into: &output)
                 }
                 index += 1
             case .section(let name, let inverted, let end):
-                let value = resolve(name)
+                let value = resolve(names[name], stack: stack)
                 let body = index + 1..<end
                 if inverted {
-                    if !(value?.isMustacheTruthy ?? false) { render(body, into: &output) }
+                    if !(value?.isMustacheTruthy ?? false) { render(body, stack: &stack, into: &output) }
                 } else if case .array(let elements)? = value {
                     for element in elements {
                         stack.append(element)
-                        render(body, into: &output)
+                        render(body, stack: &stack, into: &output)
                         stack.removeLast()
                     }
                 } else if let value, value.isMustacheTruthy {
                     stack.append(value)
-                    render(body, into: &output)
+                    render(body, stack: &stack, into: &output)
                     stack.removeLast()
                 }
                 index = end
@@ -48,7 +45,7 @@ struct MustacheRenderer<Context: MustacheContext> {
 
     /// Mustache's lookup: `.` is the innermost value; otherwise the innermost section value that is
     /// an object with the first segment, the rest followed from there; else the root context.
-    private func resolve(_ name: MustacheName) -> JSONValue? {
+    private func resolve(_ name: MustacheName, stack: [JSONValue]) -> JSONValue? {
         guard let first = name.segments.first else { return stack.last ?? root.rootValue() }
         for context in stack.reversed() {
             if case .object = context, let value = context.child(named: first) {

@@ -5,11 +5,14 @@
 public struct MustacheTemplate: Sendable {
     /// The nodes, flat: a section's body follows it.
     let nodes: [MustacheNode]
+    /// The names of the variables and sections, in the order they appear.
+    let names: [MustacheName]
     /// Every text node's bytes, one after another.
     let text: [UInt8]
 
-    init(nodes: [MustacheNode], text: [UInt8]) {
+    init(nodes: [MustacheNode], names: [MustacheName], text: [UInt8]) {
         self.nodes = nodes
+        self.names = names
         self.text = text
     }
 

@@ -151,6 +151,9 @@ struct MustacheParser {
         guard !trimmed.isEmpty else {
             throw error(at: tagStart, "this tag has no name: write one between the delimiters, such as \(spelled("request.path"))")
         }
+        if find(openDelimiter, in: trimmed) {
+            throw error(at: tagStart, "this tag is never closed: end it with `\(String(decoding: closeDelimiter, as: UTF8.self))` before the next tag")
+        }
         let text = String(decoding: trimmed, as: UTF8.self)
         if text == "." { return MustacheName(segments: []) }
         let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -210,6 +213,10 @@ struct MustacheParser {
             index += 1
         }
         return nil
+    }
+
+    private func find(_ needle: [UInt8], in slice: ArraySlice<UInt8>) -> Bool {
+        slice.indices.contains { slice[$0...].starts(with: needle) }
     }
 
     /// A tag as written with the delimiters in force, in backquotes: `{{#name}}`.

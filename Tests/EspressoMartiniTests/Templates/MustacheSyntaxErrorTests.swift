@@ -5,6 +5,8 @@ import Testing
     @Test(arguments: [
         ("Hello {{name", 1, 7, "this tag is never closed: end it with `}}`"),
         ("a\nb {{{raw}}", 2, 3, "this tag is never closed: end it with `}}}`"),
+        ("{{a b {{c}}", 1, 1, "this tag is never closed: end it with `}}` before the next tag"),
+        ("{{#a}}{{{b}} {{{c}}}{{/a}}", 1, 7, "this tag is never closed: end it with `}}` before the next tag"),
         ("é{{=<% %>=}}\n<%x", 2, 1, "this tag is never closed: end it with `%>`"),
         ("{{#items}}\n  {{name}}\n", 1, 1, "section `items` is never closed: add `{{/items}}` after its content"),
         ("{{#a}}{{#b}}{{/a}}", 1, 13, "`{{/a}}` does not close the open section `b` (line 1, column 7): close it first with `{{/b}}`"),

@@ -15,6 +15,8 @@ let package = Package(
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // Pure Swift: the tree, routing, counters, diagnostics. No C here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // A command line read against command definitions: options, help pages, completion scripts.
+        .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
         // The only importer of the C libraries.
         .target(
             name: "EspressoMartiniServer",
@@ -23,11 +25,12 @@ let package = Package(
         .executableTarget(
             name: "espressomartini",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniServer",
+                "EspressoMartini", "EspressoMartiniServer", "EspressoMartiniCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "EspressoMartiniTests", dependencies: ["EspressoMartini", "EspressoMartiniServer"]),
+        .testTarget(name: "EspressoMartiniCommandLineTests", dependencies: ["EspressoMartiniCommandLine"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"]),
     ]
 )

@@ -19,6 +19,8 @@ let package = Package(
         // What a Linux daemon needs besides HTTP, through libc only: the listening socket, the tree watcher
         // (inotify), systemd's readiness notification.
         .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
+        // A command line read against command definitions: options, help pages, completion scripts.
+        .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
         // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser.
         .target(
             name: "EspressoMartiniServer",
@@ -29,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "espressomartini",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer",
+                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -38,6 +40,7 @@ let package = Package(
             name: "EspressoMartiniTests",
             dependencies: ["EspressoMartini", "EspressoMartiniServer", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "EspressoMartiniCommandLineTests", dependencies: ["EspressoMartiniCommandLine"]),
         .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),
         .testTarget(name: "EspressoMartiniServerTests", dependencies: ["EspressoMartini", "EspressoMartiniServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"]),

@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniCommandLine
 
 /// Prints diagnostics on standard error, one `PATH:LINE:COLUMN: error: MESSAGE` line each, and
 /// stops with exit code 78 (EX_CONFIG) after a summary when there is any error.

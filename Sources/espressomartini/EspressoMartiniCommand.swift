@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniCommandLine
 import Glibc
 
 /// The program: reads the command line, then prints a help page, the version or a completion script, or runs
@@ -6,7 +7,7 @@ import Glibc
 @main
 enum EspressoMartiniCommand {
     static let root = CommandDefinition(
-        name: CommandDefinition.programName,
+        name: "espressomartini",
         abstract: "A folder-driven HTTP mock server.",
         discussion: """
             A folder tree is the whole configuration: network-exchanges/api/user/POST/configuration.json \

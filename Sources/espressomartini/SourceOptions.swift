@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniCommandLine
 import EspressoMartiniServer
 
 /// Where the tree and the server configuration come from; shared by `run` and `endpoints`.

@@ -18,13 +18,17 @@ import Testing
     }
 
     static func trie(_ routes: [String]) -> RouteTrie {
-        var trie = RouteTrie()
+        builder(routes).freeze()
+    }
+
+    static func builder(_ routes: [String]) -> RouteTrie.Builder {
+        var builder = RouteTrie.Builder()
         for (index, route) in routes.enumerated() {
             let (method, pattern) = split(route)
-            let clash = trie.insert(RoutePattern(parsing: pattern), method: HTTPMethod(name: method)!, exchange: index)
+            let clash = builder.insert(RoutePattern(parsing: pattern), method: HTTPMethod(name: method)!, exchange: index)
             precondition(clash == nil, "fixture has two routes for \(route)")
         }
-        return trie
+        return builder
     }
 
     static func split(_ line: String) -> (String, String) {
@@ -140,11 +144,9 @@ import Testing
     /// Thousands of literal folders, many sharing a name under different parents and many under one
     /// parent: the literal table grows several times and is trimmed, and still finds every route and
     /// nothing else, names compared byte for byte (`é` precomposed or not, a prefix, a longer name).
-    @Test(arguments: [false, true])
-    func manyLiteralRoutesAreEachFoundAfterGrowingAndTrimming(_ trimmed: Bool) {
+    @Test func manyLiteralRoutesAreEachFoundAfterGrowingAndTrimming() {
         let routes = (0..<3000).map { "GET /s\($0 % 50)/item\($0)/é" }
-        var trie = Self.trie(routes)
-        if trimmed { trie.trimCapacity() }
+        let trie = Self.trie(routes)
         for (index, route) in routes.enumerated() where index % 7 == 0 {
             let (_, path) = Self.split(route)
             #expect(Self.describe(trie.resolve(RequestPath(path), method: .get), routes: routes) == route)
@@ -163,12 +165,54 @@ import Testing
     }
 
     @Test func insertingTheSameMethodAtAnEquivalentPatternReportsTheFirstExchange() {
-        var trie = RouteTrie()
-        #expect(trie.insert(RoutePattern(parsing: "/u/{id}"), method: .get, exchange: 0) == nil)
-        #expect(trie.insert(RoutePattern(parsing: "/u/{id}"), method: .post, exchange: 1) == nil)
-        #expect(trie.insert(RoutePattern(parsing: "/u/:name"), method: .get, exchange: 2) == 0)
-        #expect(trie.insert(RoutePattern(parsing: "/u/*"), method: .post, exchange: 3) == 1)
-        #expect(trie.insert(RoutePattern(parsing: "/u/**"), method: .get, exchange: 4) == nil)
-        #expect(trie.insert(RoutePattern(parsing: "/u/x"), method: .get, exchange: 5) == nil)
+        var builder = RouteTrie.Builder()
+        #expect(builder.insert(RoutePattern(parsing: "/u/{id}"), method: .get, exchange: 0) == nil)
+        #expect(builder.insert(RoutePattern(parsing: "/u/{id}"), method: .post, exchange: 1) == nil)
+        #expect(builder.insert(RoutePattern(parsing: "/u/:name"), method: .get, exchange: 2) == 0)
+        #expect(builder.insert(RoutePattern(parsing: "/u/*"), method: .post, exchange: 3) == 1)
+        #expect(builder.insert(RoutePattern(parsing: "/u/**"), method: .get, exchange: 4) == nil)
+        #expect(builder.insert(RoutePattern(parsing: "/u/x"), method: .get, exchange: 5) == nil)
+        let node = builder.node(for: RoutePattern(parsing: "/u/x"))
+        #expect(builder.insert(method: .get, exchange: 6, at: node) == 5)
+        #expect(builder.insert(method: .put, exchange: 7, at: node) == nil)
+    }
+
+    /// Literal tables of 12 and 24 edges fill their trimmed table to three quarters; 13 and 25 need the
+    /// next size. Every route is found, and a name one past the last is not.
+    @Test(arguments: [1, 12, 13, 24, 25, 100])
+    func literalTablesTrimmedAtTheirSizeBoundariesFindEveryRoute(_ count: Int) {
+        let routes = (0..<count).map { "GET /n\($0)" }
+        let trie = Self.trie(routes)
+        for route in routes {
+            let (_, path) = Self.split(route)
+            #expect(Self.describe(trie.resolve(RequestPath(path), method: .get), routes: routes) == route)
+        }
+        #expect(trie.resolve(RequestPath("/n\(count)"), method: .get) == .notFound)
+    }
+
+    /// One node with an exchange for every method: the frozen method table has a slot for each
+    /// `HTTPMethod`, and each method finds its own exchange, wherever it is in the table.
+    @Test func aFrozenMethodTableCoversEveryMethod() {
+        let routes = HTTPMethod.allCases.map { "\($0.name) /all" } + ["PATCH /patch-only"]
+        let trie = Self.trie(routes)
+        #expect(trie.methodSlots.count == 2 * HTTPMethod.allCases.count)
+        for method in HTTPMethod.allCases {
+            #expect(Self.describe(trie.resolve(RequestPath("/all"), method: method), routes: routes) == "\(method.name) /all")
+            let expected = method == .patch ? "PATCH /patch-only" : "405 PATCH"
+            #expect(Self.describe(trie.resolve(RequestPath("/patch-only"), method: method), routes: routes) == expected)
+        }
+    }
+
+    /// A frozen trie is a value of its own: routes the builder takes afterwards reach only the next freeze.
+    @Test func aFrozenTrieDoesNotSeeLaterInserts() {
+        var builder = Self.builder(["GET /a"])
+        let first = builder.freeze()
+        #expect(builder.insert(RoutePattern(parsing: "/b"), method: .get, exchange: 1) == nil)
+        #expect(builder.insert(RoutePattern(parsing: "/a"), method: .post, exchange: 2) == nil)
+        let second = builder.freeze()
+        #expect(first.resolve(RequestPath("/b"), method: .get) == .notFound)
+        #expect(first.resolve(RequestPath("/a"), method: .post) == .methodNotAllowed([.get, .head]))
+        #expect(second.resolve(RequestPath("/b"), method: .get) == .exchange(1))
+        #expect(second.resolve(RequestPath("/a"), method: .post) == .exchange(2))
     }
 }

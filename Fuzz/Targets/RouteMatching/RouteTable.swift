@@ -38,10 +38,10 @@ enum RouteTable {
 
     /// The routes frozen into a trie, exchange index = position in `routes`.
     static let trie: RouteTrie = {
-        var trie = RouteTrie()
+        var builder = RouteTrie.Builder()
         for (index, route) in routes.enumerated() {
-            precondition(trie.insert(route.pattern, method: route.method, exchange: index) == nil, "clashing fixed route \(route.pattern)")
+            precondition(builder.insert(route.pattern, method: route.method, exchange: index) == nil, "clashing fixed route \(route.pattern)")
         }
-        return trie
+        return builder.freeze()
     }()
 }

@@ -49,12 +49,14 @@ struct LiteralEdges: Sendable {
         count += 1
     }
 
-    /// Gives back the spare room: a table at most three quarters full, the names buffer exact.
-    mutating func trimCapacity() {
+    /// The same edges without the spare room: a table at most three quarters full, the names buffer exact.
+    func trimmed() -> LiteralEdges {
         var capacity = 16
         while count * 4 > capacity * 3 { capacity *= 2 }
-        rehash(capacity: capacity)
-        names = names.withUnsafeBufferPointer { Array($0) }
+        var trimmed = self
+        trimmed.rehash(capacity: capacity)
+        trimmed.names = names.withUnsafeBufferPointer { Array($0) }
+        return trimmed
     }
 
     private mutating func rehash(capacity: Int) {

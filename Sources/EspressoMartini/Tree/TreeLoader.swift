@@ -200,21 +200,20 @@ public struct TreeLoader: Sendable {
                     if let other = first[exchange.counterKey] { reportClash(exchange, with: other) } else { first[exchange.counterKey] = exchange }
                 }
             }
-            var trie = RouteTrie()
+            var routes = RouteTrie.Builder()
             var kept: [Exchange] = []
             kept.reserveCapacity(exchanges.count)
             var last: (route: String, node: Int)?
             for exchange in ordered {
-                let node = last?.route == exchange.route.description ? last!.node : trie.node(for: exchange.route)
+                let node = last?.route == exchange.route.description ? last!.node : routes.node(for: exchange.route)
                 last = (exchange.route.description, node)
-                if let other = trie.insert(method: exchange.method, exchange: kept.count, at: node) {
+                if let other = routes.insert(method: exchange.method, exchange: kept.count, at: node) {
                     if trieFindsClashes { reportClash(exchange, with: kept[other]) }
                 } else {
                     kept.append(exchange)
                 }
             }
-            trie.trimCapacity()
-            return ExchangeTree(exchanges: kept, trie: trie, folder: folder, realFolder: rootRealPath)
+            return ExchangeTree(exchanges: kept, trie: routes.freeze(), folder: folder, realFolder: rootRealPath)
         }
 
         mutating func reportClash(_ exchange: Exchange, with other: Exchange) {

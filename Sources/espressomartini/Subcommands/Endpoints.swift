@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniCommandLine
 import EspressoMartiniServer
 
 struct Endpoints: Command {

@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniCommandLine
 import EspressoMartiniDaemon
 import EspressoMartiniServer
 import Glibc

@@ -4,7 +4,7 @@ struct FishCompletionScript {
     let root: CommandDefinition
 
     var text: String {
-        let program = CommandDefinition.programName
+        let program = root.name
         let lines = ([root] + root.commandsAccepted).flatMap(completions)
         return """
             # fish completion for \(program), written by `\(program) --generate-completion-script fish`.
@@ -25,8 +25,8 @@ struct FishCompletionScript {
     /// The `complete` lines for a command's options and for the commands that may follow it.
     private func completions(_ command: CommandDefinition) -> [String] {
         // Command names are plain words; the root's is the empty word.
-        let condition = ShellQuoting.fish("__\(CommandDefinition.programName)_command_is " + (command.isRoot ? "\"\"" : command.name))
-        let start = "complete -c \(CommandDefinition.programName) -n \(condition)"
+        let condition = ShellQuoting.fish("__\(root.name)_command_is " + (command.isRoot ? "\"\"" : command.name))
+        let start = "complete -c \(root.name) -n \(condition)"
         let options = command.visibleOptions.map { option in
             let names = (option.shortName.map { " -s \($0)" } ?? "") + " -l \(option.name)"
             return start + names + valueCompletion(option) + " -d " + ShellQuoting.fish(option.help)

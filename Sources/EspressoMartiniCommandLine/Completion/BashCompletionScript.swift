@@ -4,7 +4,7 @@ struct BashCompletionScript {
     let root: CommandDefinition
 
     var text: String {
-        let program = CommandDefinition.programName
+        let program = root.name
         return """
             # bash completion for \(program), written by `\(program) --generate-completion-script bash`.
 
@@ -43,7 +43,7 @@ struct BashCompletionScript {
 
     /// `run) …;;`: the value of the option just typed, else the command's options and the commands it takes.
     private func commandCase(_ command: CommandDefinition) -> String {
-        let program = CommandDefinition.programName
+        let program = root.name
         let valueOptions = command.visibleOptions.filter { $0.kind != .flag }
         var lines = ["    \(command.isRoot ? "\"\"" : command.name))"]
         if !valueOptions.isEmpty {

@@ -1,5 +1,5 @@
 /// What a shell completes for an option's value.
-enum ValueCompletion: Sendable {
+public enum ValueCompletion: Sendable {
     /// Nothing to offer: a host name, a number.
     case nothing
     case files

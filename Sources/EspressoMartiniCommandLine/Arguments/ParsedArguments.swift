@@ -1,6 +1,6 @@
 /// The options read for one command, already converted to their kind; an option given twice keeps its last value.
-struct ParsedArguments {
-    enum Value {
+public struct ParsedArguments: Sendable {
+    public enum Value: Sendable {
         case flag
         case text(String)
         case integer(Int)
@@ -8,26 +8,28 @@ struct ParsedArguments {
     }
 
     private var values: [String: Value] = [:]
+
+    public init() {}
     /// What follows the options: only `help` takes any (the command to describe).
-    private(set) var words: [String] = []
+    public private(set) var words: [String] = []
 
-    mutating func set(_ option: OptionDefinition, to value: Value) { values[option.name] = value }
+    public mutating func set(_ option: OptionDefinition, to value: Value) { values[option.name] = value }
 
-    mutating func append(word: String) { words.append(word) }
+    public mutating func append(word: String) { words.append(word) }
 
-    func isSet(_ option: OptionDefinition) -> Bool { values[option.name] != nil }
+    public func isSet(_ option: OptionDefinition) -> Bool { values[option.name] != nil }
 
-    func text(_ option: OptionDefinition) -> String? {
+    public func text(_ option: OptionDefinition) -> String? {
         guard case .text(let text) = values[option.name] else { return nil }
         return text
     }
 
-    func integer(_ option: OptionDefinition) -> Int? {
+    public func integer(_ option: OptionDefinition) -> Int? {
         guard case .integer(let integer) = values[option.name] else { return nil }
         return integer
     }
 
-    func number(_ option: OptionDefinition) -> Double? {
+    public func number(_ option: OptionDefinition) -> Double? {
         guard case .number(let number) = values[option.name] else { return nil }
         return number
     }

@@ -7,15 +7,21 @@
 ///     OPTIONS:
 ///       --configuration <file>  The server configuration file (default:
 ///                               configuration.json in the current folder, …
-struct HelpPage {
+public struct HelpPage: Sendable {
     /// Where descriptions start: labels that reach it put their description on the next line.
     static let descriptionColumn = 26
     static let labelIndent = "  "
 
-    let command: CommandDefinition
-    var width = TerminalWidth.current
+    public let command: CommandDefinition
+    /// The columns the text fits in.
+    public var width: Int
 
-    var text: String {
+    public init(command: CommandDefinition, width: Int = TerminalWidth.current) {
+        self.command = command
+        self.width = width
+    }
+
+    public var text: String {
         var overview = "OVERVIEW: \(command.abstract)"
         if !command.discussion.isEmpty { overview += "\n\n\(command.discussion)" }
         var sections = [section("OPTIONS", command.visibleOptions.map { ($0.helpLabel, $0.help) })]
@@ -24,7 +30,7 @@ struct HelpPage {
         }
         var page = wrapped(overview) + "\n\n" + "USAGE: \(command.usage)\n\n" + sections.joined(separator: "\n")
         if !command.subcommands.isEmpty {
-            page += "\n  See '\(CommandDefinition.programName) help <subcommand>' for detailed help."
+            page += "\n  See '\(command.invocation) \(CommandDefinition.helpCommandName) <subcommand>' for detailed help."
         }
         return page
     }

@@ -1,9 +1,9 @@
 /// The shells `--generate-completion-script` writes a script for.
-enum CompletionShell: String, CaseIterable, Sendable {
+public enum CompletionShell: String, CaseIterable, Sendable {
     // In the order the error for an unknown shell lists them, as it always has.
     case zsh, bash, fish
 
-    static func named(_ name: String, in command: CommandDefinition) throws(UsageError) -> CompletionShell {
+    public static func named(_ name: String, in command: CommandDefinition) throws(UsageError) -> CompletionShell {
         guard let shell = CompletionShell(rawValue: name) else {
             let names = allCases.map(\.rawValue).joined(separator: " ")
             throw UsageError(
@@ -21,7 +21,7 @@ enum CompletionShell: String, CaseIterable, Sendable {
     }
 
     /// The script completing `root`'s commands, options and values.
-    func script(for root: CommandDefinition) -> String {
+    public func script(for root: CommandDefinition) -> String {
         switch self {
         case .bash: BashCompletionScript(root: root).text
         case .zsh: ZshCompletionScript(root: root).text

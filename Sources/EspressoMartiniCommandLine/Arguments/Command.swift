@@ -1,5 +1,5 @@
 /// A command whose options have been read and checked, ready to do its work.
-protocol Command {
+public protocol Command {
     /// Throws an `ExitStatus` to end the process with that status.
     func run() throws
 }

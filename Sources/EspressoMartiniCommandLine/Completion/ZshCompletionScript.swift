@@ -4,7 +4,7 @@ struct ZshCompletionScript {
     let root: CommandDefinition
 
     var text: String {
-        let program = CommandDefinition.programName
+        let program = root.name
         return """
             #compdef \(program)
             # zsh completion for \(program), written by `\(program) --generate-completion-script zsh`.
@@ -68,7 +68,7 @@ struct ZshCompletionScript {
     }
 
     private func functionName(_ command: CommandDefinition) -> String {
-        "_\(CommandDefinition.programName)" + (command.isRoot ? "" : "_\(command.name)")
+        "_\(root.name)" + (command.isRoot ? "" : "_\(command.name)")
     }
 
     /// `'--port=[The port; 0 lets the system pick.]:n:'` or `'(-h --help)'{-h,--help}'[Show help information.]'`:

@@ -1,14 +1,20 @@
 import EspressoMartini
 
 /// A command line that cannot be run as typed: reported on standard error with the command's usage, exit 64.
-struct UsageError: Error {
-    let message: String
-    /// Whose usage line follows the message.
-    let command: CommandDefinition
+public struct UsageError: Error, Sendable {
+    public let message: String
+    /// Whose usage line follows the message; the parser sets the command as the root holds it.
+    public internal(set) var command: CommandDefinition
     /// The option the message is about, for a `Help:` line with its description.
-    var option: OptionDefinition? = nil
+    public let option: OptionDefinition?
 
-    static func unknownOption(_ spelling: String, in command: CommandDefinition) -> UsageError {
+    public init(message: String, command: CommandDefinition, option: OptionDefinition? = nil) {
+        self.message = message
+        self.command = command
+        self.option = option
+    }
+
+    public static func unknownOption(_ spelling: String, in command: CommandDefinition) -> UsageError {
         var message = "Unknown option '\(spelling)'"
         let name = String(spelling.drop { $0 == "-" })
         if let closest = Suggestion.closest(to: name, among: command.visibleOptions.map(\.name)) {
@@ -17,19 +23,19 @@ struct UsageError: Error {
         return UsageError(message: message, command: command)
     }
 
-    static func unexpectedArgument(_ argument: String, in command: CommandDefinition) -> UsageError {
+    public static func unexpectedArgument(_ argument: String, in command: CommandDefinition) -> UsageError {
         UsageError(message: "Unexpected argument '\(argument)'", command: command)
     }
 
-    static func missingValue(for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
+    public static func missingValue(for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
         UsageError(message: "Missing value for '\(option.synopsis)'", command: command, option: option)
     }
 
-    static func invalidValue(_ value: String, for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
+    public static func invalidValue(_ value: String, for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
         UsageError(message: "The value '\(value)' is invalid for '\(option.synopsis)'", command: command, option: option)
     }
 
-    static func unwantedValue(_ value: String, for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
+    public static func unwantedValue(_ value: String, for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
         UsageError(message: "The option '\(option.longSpelling)' does not take any value, but '\(value)' was specified.", command: command)
     }
 
@@ -39,7 +45,7 @@ struct UsageError: Error {
     ///     Help:  --port <n>  The port; 0 lets the system pick.
     ///     Usage: espressomartini run [--configuration <file>] …
     ///       See 'espressomartini run --help' for more information.
-    var report: String {
+    public var report: String {
         var lines = ["Error: \(message)"]
         if let option { lines.append("Help:  \(option.synopsis)  \(option.help)") }
         lines.append("Usage: \(command.usage)")

@@ -1,5 +1,5 @@
 /// What a command line asks for, once read.
-enum CommandLineRequest {
+public enum CommandLineRequest {
     case help(CommandDefinition)
     case version
     case completionScript(CompletionShell)

@@ -1,13 +1,18 @@
-/// Reads a command line: `espressomartini [COMMAND] [--option value | --option=value | --flag]…`.
+/// Reads a command line: `program [COMMAND] [--option value | --option=value | --flag]…`.
 ///
 /// It keeps the precedence of swift-argument-parser, which the project used before: a missing or malformed
 /// value is reported first; then `--help` wins, then `--version`, then `--generate-completion-script`; then
 /// unknown options and stray words are reported; and only then does the command check its values (a port out
 /// of range, a negative delay), so that `run --port 99999 --help` still shows the help.
-struct CommandLineParser {
-    let root: CommandDefinition
+public struct CommandLineParser: Sendable {
+    public let root: CommandDefinition
 
-    func parse(_ arguments: [String]) throws(UsageError) -> CommandLineRequest {
+    public init(root: CommandDefinition) {
+        self.root = root
+    }
+
+    /// What `arguments` (the command line without the program's name) ask for, or the first problem in them.
+    public func parse(_ arguments: [String]) throws(UsageError) -> CommandLineRequest {
         let command = arguments.first.flatMap(root.subcommand(named:)) ?? root
         let (parsed, unexpected) = try read(command.isRoot ? arguments[...] : arguments.dropFirst(), for: command)
 
@@ -19,7 +24,14 @@ struct CommandLineParser {
         if command.isHelp { return .help(parsed.words.first.flatMap(root.subcommand(named:)) ?? root) }
         // The root alone (no arguments at all, say) prints its help.
         guard let make = command.make else { return .help(command) }
-        return .command(try make(parsed))
+        do {
+            return .command(try make(parsed))
+        } catch {
+            // A command's own checks name its definition as declared: report them with the usage it has here.
+            var error = error
+            error.command = command
+            throw error
+        }
     }
 
     /// The options and words of `command`, and the first unknown option or stray word (which `--help` and

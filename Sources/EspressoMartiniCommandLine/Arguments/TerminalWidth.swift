@@ -1,10 +1,10 @@
 import Glibc
 
 /// How wide the help page may be: `COLUMNS`, else the terminal's width, else 80 (a pipe, a file).
-enum TerminalWidth {
-    static let fallback = 80
+public enum TerminalWidth {
+    public static let fallback = 80
 
-    static var current: Int {
+    public static var current: Int {
         if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }

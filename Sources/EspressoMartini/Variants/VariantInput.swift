@@ -1,0 +1,36 @@
+/// What variant conditions read from a request. The request model conforms; each part should be
+/// parsed on first use and cached, since several conditions and variants read the same parts.
+public protocol VariantInput {
+    /// The values of query parameter `name` (percent-decoded, `+` as a space), in order.
+    func queryValues(_ name: String) -> [String]
+    /// The values of the header named `lowercasedName`, whatever case the request used, in order.
+    func headerValues(_ lowercasedName: String) -> [String]
+    /// The values of cookie `name` from the `Cookie` headers. Default: `CookieHeader` on them.
+    func cookieValues(_ name: String) -> [String]
+    /// The route's capture `name`, percent-decoded; nil when the route does not capture it.
+    func pathParameter(_ name: String) -> String?
+    /// The body as text (bytes that are not UTF-8 repaired); nil when the request has none.
+    /// Not read when `bodyTooLarge`.
+    var bodyText: String? { get }
+    /// The body is longer than `VariantConditions.bodyLimit`: body, JSON and form conditions fail.
+    var bodyTooLarge: Bool { get }
+    /// The body parsed as JSON, whatever its `Content-Type`; nil when there is none or it is not JSON.
+    var bodyJSON: JSONValue? { get }
+    /// The values of field `name` of the body read as `application/x-www-form-urlencoded`.
+    /// Default: `URLEncodedForm` on `bodyText`.
+    func formValues(_ name: String) -> [String]
+    /// The GraphQL operation the request runs (`GraphQLOperation.selected(inRequestBody:)` for a
+    /// POST with a JSON body, `selected(inQuery:)` for a GET); nil when there is none.
+    var graphQLOperation: GraphQLOperation? { get }
+}
+
+extension VariantInput {
+    public func cookieValues(_ name: String) -> [String] {
+        CookieHeader.values(named: name, in: headerValues("cookie"))
+    }
+
+    public func formValues(_ name: String) -> [String] {
+        guard let bodyText else { return [] }
+        return URLEncodedForm(parsing: bodyText).values(named: name)
+    }
+}

@@ -18,33 +18,49 @@ struct RouteMatchingCase {
         }
     }
 
-    /// What the server does with the request (MockServer.choose), checked against the reference and
+    /// What the server decides for the request (`Decider.decide`), checked against the reference and
     /// against the properties of `RequestPath`. A difference stops the fuzzer like a crash.
     func check() {
-        let requestPath = RequestPath(path)
+        let request = Request(method: methodName, path: path)
+        let requestPath = request.segments
         // Split on the byte `/`, not on Characters: a `/` followed by a combining mark is one Character.
         let expectedSegments = path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         require(requestPath.segments == expectedSegments, "segments \(requestPath.segments) for \(path.debugDescription)")
-        require(requestPath.hasDotSegment == expectedSegments.contains { $0 == "." || $0 == ".." }, "dot segment flag for \(path.debugDescription)")
-        guard !requestPath.hasDotSegment else { return }  // answered 400 before any matching
+        let hasDotSegment = expectedSegments.contains { $0 == "." || $0 == ".." }
+        require(requestPath.hasDotSegment == hasDotSegment, "dot segment flag for \(path.debugDescription)")
 
+        let decision = RouteTable.decider.decide(request, tree: RouteTable.serving)
+        guard !hasDotSegment else {
+            require(decision.statusCode == 400, "\(methodName) \(path.debugDescription) with a dot segment decided \(decision.statusCode)")
+            return
+        }
         let reference = ReferenceMatcher(routes: RouteTable.routes)
-        let segments = requestPath.segments
-        if let method = HTTPMethod(requestMethod: methodName) {
+        let expected: RouteMatch
+        if let method = request.knownMethod {
             require(method.name == methodName, "method \(methodName.debugDescription) read as \(method.name)")
-            let found = RouteTable.trie.resolve(requestPath, method: method)
-            let expected = reference.resolve(segments, method: method)
-            require(found == expected, "\(methodName) \(path.debugDescription): trie \(found), reference \(expected)")
-            if case .exchange(let index) = found {
-                let route = RouteTable.routes[index]
-                require(route.method == method || (method == .head && route.method == .get), "\(methodName) answered by a \(route.method.name) exchange")
-            }
+            expected = reference.resolve(expectedSegments, method: method)
         } else {
             require(HTTPMethod.allCases.allSatisfy { $0.name != methodName }, "known method \(methodName.debugDescription) not recognised")
-            let found = RouteTable.trie.allowedMethods(requestPath)
-            let expected = reference.allowedMethods(segments)
-            require(found == expected, "allowed methods for \(path.debugDescription): trie \(found), reference \(expected)")
+            let allowed = reference.allowedMethods(expectedSegments)
+            expected = allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
+        let found = Self.match(of: decision)
+        require(found == expected, "\(methodName) \(path.debugDescription): decided \(found), reference \(expected)")
+        if case .exchange(let index) = found, let method = request.knownMethod {
+            let route = RouteTable.routes[index]
+            require(route.method == method || (method == .head && route.method == .get), "\(methodName) answered by a \(route.method.name) exchange")
+        }
+    }
+
+    /// The route match a decision stands for: the exchange that answers, or the `405` (its `Allow` header
+    /// read back into methods) or `404` it generated.
+    private static func match(of decision: Decision) -> RouteMatch {
+        if let answer = decision.exchangeAnswer { return .exchange(answer.exchangeIndex) }
+        guard case .generated(let answer) = decision else { return .notFound }
+        if answer.statusCode == 405, let allow = answer.headers.first(where: { $0.name == "Allow" }) {
+            return .methodNotAllowed(allow.value.split(separator: ", ").compactMap { HTTPMethod(requestMethod: String($0)) })
+        }
+        return .notFound
     }
 
     private func require(_ condition: Bool, _ message: @autoclosure () -> String) {

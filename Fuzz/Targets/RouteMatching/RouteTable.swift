@@ -44,4 +44,20 @@ enum RouteTable {
         }
         return builder.freeze()
     }()
+
+    /// The routes as a tree in service (one empty `200` each), with the decider the server uses (admin
+    /// API off, so that every path is routed).
+    static let serving: ServingTree = {
+        let exchanges = routes.map { Exchange(method: $0.method, route: $0.pattern, methodFolderName: $0.method.name, responses: [ConfiguredResponse()]) }
+        let tree = ExchangeTree(exchanges: exchanges, trie: trie, folder: "", realFolder: "")
+        return ServingTree(tree, counters: CallCounters(), configuration: configuration, releaseBuilt: { _ in })
+    }()
+
+    static let decider = Decider(configuration: configuration, admin: nil)
+
+    private static let configuration: ServerConfiguration = {
+        var configuration = ServerConfiguration()
+        configuration.admin = false
+        return configuration
+    }()
 }

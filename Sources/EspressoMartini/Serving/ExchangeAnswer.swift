@@ -9,10 +9,11 @@ public struct ExchangeAnswer: Sendable {
 
     public var response: ConfiguredResponse { exchange.responses[position] }
 
-    public var statusCode: UInt32 { UInt32(response.statusCode) }
+    // Read in place, field by field: `response` would copy the whole response (a retain per member).
+    public var statusCode: UInt32 { UInt32(exchange.responses[position].statusCode) }
 
     /// The response's own delay in seconds, else the global one.
-    public var delay: Double { response.delay ?? tree.globalDelay }
+    public var delay: Double { exchange.responses[position].delay ?? tree.globalDelay }
 
     /// Where the sender keeps the response built for the wire.
     public var slot: Int { tree.slot(exchangeAt: exchangeIndex, position: position) }

@@ -10,7 +10,8 @@ public final class ExchangeTree: Sendable {
     /// The requests folder with links resolved.
     public let realFolder: String
 
-    init(exchanges: [Exchange], trie: RouteTrie, folder: String, realFolder: String) {
+    /// `trie` finds exchanges by their index in `exchanges`. The loader builds trees; tests and fuzz targets may too.
+    public init(exchanges: [Exchange], trie: RouteTrie, folder: String, realFolder: String) {
         self.exchanges = exchanges
         self.trie = trie
         self.folder = folder

@@ -13,21 +13,33 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
-        // Pure Swift: the tree, routing, counters, diagnostics. No C here.
+        // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
+        // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        // The only importer of the C libraries.
+        // What a Linux daemon needs besides HTTP, through libc only: the listening socket, the tree watcher
+        // (inotify), systemd's readiness notification.
+        .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
+        // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: ["EspressoMartini", "CMicroHTTPD", "CJansson", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CJansson", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "espressomartini",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniServer",
+                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "EspressoMartiniTests", dependencies: ["EspressoMartini", "EspressoMartiniServer"]),
+        // The core's tests; the loader's fixtures read JSON with the server module's jansson parser.
+        .testTarget(
+            name: "EspressoMartiniTests",
+            dependencies: ["EspressoMartini", "EspressoMartiniServer", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),
+        .testTarget(name: "EspressoMartiniServerTests", dependencies: ["EspressoMartini", "EspressoMartiniServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"]),
     ]
 )

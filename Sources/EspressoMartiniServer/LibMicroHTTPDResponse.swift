@@ -4,8 +4,12 @@ import Glibc
 
 /// Making libmicrohttpd responses: from bytes it copies, from bytes it shares, or from a file it sends
 /// with sendfile. libmicrohttpd responses are reference counted and may be queued on many connections
-/// at once.
+/// at once. Each maker returns nil when libmicrohttpd cannot make the response (out of memory, a file
+/// that cannot be opened).
 enum LibMicroHTTPDResponse {
+    /// Frees a response kept in a tree's `ResponseSlots`; connections still sending it keep their reference.
+    static let release: @Sendable (UnsafeMutableRawPointer) -> Void = { MHD_destroy_response(OpaquePointer($0)) }
+
     static func copying(_ bytes: [UInt8], headers: [HTTPHeader]) -> OpaquePointer? {
         let response = bytes.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)

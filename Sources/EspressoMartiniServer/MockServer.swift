@@ -1,65 +1,58 @@
 import CMicroHTTPD
 import Dispatch
 import EspressoMartini
+import EspressoMartiniDaemon
 import Glibc
 import Logging
 import Synchronization
 
-/// The HTTP side of espressomartini: a libmicrohttpd daemon (internal polling thread with epoll and a
-/// thread pool sized to the cores) answering from the `ServingTree` currently installed.
+/// The HTTP side of the daemon: a libmicrohttpd daemon (internal polling thread with epoll, a thread
+/// pool sized to the cores) whose access handler turns each request into a `Request`, lets the `Decider`
+/// decide, journals it and hands the decision to the `Sender`. This type owns the daemon's life: start,
+/// the C callbacks, and a stop that lets requests in flight finish.
 public final class MockServer: @unchecked Sendable {
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
     }
 
-    let configuration: ServerConfiguration
-    let counters: CallCounters
-    let logger: Logger
-    private let current: Locked<ServingTree>
-    /// Requests between their request line and libmicrohttpd's completion notice.
-    let inFlight = Atomic<Int>(0)
-    /// Delayed requests waiting for their timer, so that shut-down can answer them early if it must.
-    let suspended = Locked<[ObjectIdentifier: RequestState]>([:])
-    private var daemon: OpaquePointer?
+    /// The tree in service and its reloads.
+    public let service: TreeService
+    private let configuration: ServerConfiguration
+    private let decider: Decider
     /// The last requests, for the admin API; nil when the admin API is off.
-    let journal: RequestJournal?
-    let loader: TreeLoader
-    /// Receives one record per answered request; nil when the access log is off (level above INFO).
-    let accessLog: AccessLog?
-    /// Reloads done; its lock lets one reload run at a time, whatever asked for it (file changes,
-    /// SIGHUP, the admin API).
-    let reloads = Locked(0)
+    private let journal: RequestJournal?
+    private let sender: Sender
+    private let timed: Bool
+    /// Requests between their request line and libmicrohttpd's completion notice.
+    private let inFlight = Atomic<Int>(0)
+    /// Set by `stop`; then the request that brings `inFlight` to 0 signals `drained`.
+    private let stopping = Atomic<Bool>(false)
+    private let drained = DispatchSemaphore(value: 0)
+    private var daemon: OpaquePointer?
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""
 
+    /// `accessLog` receives one record per answered request; nil turns the access log off.
     public init(
-        configuration: ServerConfiguration, tree: ExchangeTree, loader: TreeLoader, counters: CallCounters = CallCounters(),
-        logger: Logger, accessLog: AccessLog?
+        configuration: ServerConfiguration, tree: ExchangeTree, loader: TreeLoader, logger: Logger, accessLog: AccessLog?,
+        reloadObserver: TreeService.ReloadObserver? = nil
     ) {
         self.configuration = configuration
-        self.counters = counters
-        self.logger = logger
-        self.loader = loader
-        self.accessLog = accessLog
-        self.journal = configuration.admin ? RequestJournal() : nil
-        self.current = Locked(ServingTree(tree, counters: counters, configuration: configuration))
+        let service = TreeService(
+            tree: tree, configuration: configuration, loader: loader, logger: logger, observer: reloadObserver,
+            releaseBuilt: LibMicroHTTPDResponse.release
+        )
+        self.service = service
+        let journal = configuration.admin ? RequestJournal() : nil
+        self.journal = journal
+        decider = Decider(configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) })
+        sender = Sender(accessLog: accessLog)
+        timed = accessLog != nil
     }
 
-    /// The tree requests are answered from right now.
-    var servingTree: ServingTree { current.withLock { $0 } }
-
-    /// Puts a new tree in service in one step; requests already running finish on the old one.
-    /// Counters carry over for every exchange that still exists. Returns once its small files are read.
-    public func install(_ tree: ExchangeTree) {
-        let serving = ServingTree(tree, counters: counters, configuration: configuration)
-        current.withLock { $0 = serving }
-        counters.retain(only: Set(tree.exchanges.map(\.counterKey)))
-        serving.readFilesAhead()
-    }
-
-    /// Starts answering on `socket`, then reads the tree's small files (requests are answered
-    /// meanwhile). Throws with a message naming the address when it cannot.
+    /// Starts answering on `socket` (the daemon takes it over), then reads the tree's small files while
+    /// requests are already answered. Throws with a message naming the address when it cannot.
     public func start(on socket: ListenSocket) throws(StartError) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -75,7 +68,7 @@ public final class MockServer: @unchecked Sendable {
         }
         self.daemon = daemon
         self.address = socket.address
-        servingTree.readFilesAhead()
+        service.tree.readFilesAhead()
     }
 
     /// Raises the open-files limit as far as the system allows (Debian starts processes at 1024) so that
@@ -92,45 +85,63 @@ public final class MockServer: @unchecked Sendable {
     }
 
     /// Stops accepting, lets requests in flight (delayed ones too) finish within `grace`, answers any
-    /// still waiting at once, then stops. libmicrohttpd must not be stopped with suspended connections.
+    /// still waiting at once, then stops. Waits on completions, not on a timer. Call once, from one thread.
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
-        let deadline = ContinuousClock.now + grace
-        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
-            usleep(10_000)
-        }
-        for state in suspended.withLock({ Array($0.values) }) { resume(state) }
-        let lastCall = ContinuousClock.now + .seconds(1)
-        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < lastCall {
-            usleep(10_000)
-        }
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        waitUntilDrained(for: grace)
+        sender.resumeAll()
+        waitUntilDrained(for: .seconds(1))
         MHD_stop_daemon(daemon)
         self.daemon = nil
     }
 
-    /// Ends a request's delay: exactly once, whoever (the timer or shut-down) comes first.
-    func resume(_ state: RequestState) {
-        guard !state.resumed.exchange(true, ordering: .acquiringAndReleasing), let connection = state.connection else { return }
-        suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
-        MHD_resume_connection(connection)
+    /// Returns once no request is in flight, or after `limit`.
+    private func waitUntilDrained(for limit: Duration) {
+        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000))
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            if drained.wait(timeout: deadline) == .timedOut { return }
+        }
     }
 
-    // The C callbacks: `cls` is this server, `con_cls` holds a retained `RequestState` per request.
+    /// The last call of the access handler for a request (its body, if any, is consumed): decide, journal,
+    /// send; or send the decision that waited out its delay.
+    private func answer(_ state: RequestState, on connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>) -> MHD_Result {
+        if let (decision, request) = state.pending {
+            state.pending = nil
+            return sender.send(decision, answering: request, state: state, on: connection)
+        }
+        let knownMethod = HTTPMethod(requestMethod: method)
+        let request = Request(
+            method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
+            rawQuery: state.query, headers: RequestHeaders(reading: ConnectionHeaders(connection: connection)), body: nil
+        )
+        let decision = decider.decide(request, tree: service.tree)
+        if let journal, !decision.isAdmin {
+            journal.record(request, answeredBy: decision, body: state.bodyPrefix, bodySize: state.bodySize)
+        }
+        return sender.send(decision, answering: request, state: state, on: connection)
+    }
+
+    // The C callbacks, on libmicrohttpd's threads: `cls` is this server, `con_cls` holds a retained
+    // `RequestState` per request, from the request line to the completion notice.
 
     /// Called as soon as the request line is read: the state created here is the request's `con_cls`.
     private static let requestStartHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
         guard let cls else { return nil }
         let server = Unmanaged<MockServer>.fromOpaque(cls).takeUnretainedValue()
         var query = ""
-        if server.journal != nil, let uri, let mark = strchr(uri, Int32(UInt8(ascii: "?"))) {
+        if let uri, let mark = strchr(uri, Int32(UInt8(ascii: "?"))) {
             query = String(cString: mark + 1)
         }
         server.inFlight.add(1, ordering: .relaxed)
-        return Unmanaged.passRetained(RequestState(query: query, timed: server.accessLog != nil)).toOpaque()
+        return Unmanaged.passRetained(RequestState(query: query, timed: server.timed)).toOpaque()
     }
 
+    /// Called once with the headers, once per piece of body, then once more at the end. Returning `.NO`
+    /// makes libmicrohttpd close the connection without an answer.
     private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
         guard let cls, let connection, let url, let method, let uploadSize, let raw = context?.pointee else { return .NO }
         let server = Unmanaged<MockServer>.fromOpaque(cls).takeUnretainedValue()
@@ -151,7 +162,7 @@ public final class MockServer: @unchecked Sendable {
             uploadSize.pointee = 0  // consumed: bodies are never buffered whole
             return .YES
         }
-        return server.respond(to: state, connection: connection, method: method, url: url)
+        return server.answer(state, on: connection, method: method, url: url)
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, _ in
@@ -159,6 +170,8 @@ public final class MockServer: @unchecked Sendable {
         let server = Unmanaged<MockServer>.fromOpaque(cls).takeUnretainedValue()
         Unmanaged<RequestState>.fromOpaque(raw).release()
         context.pointee = nil
-        server.inFlight.subtract(1, ordering: .releasing)
+        if server.inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, server.stopping.load(ordering: .sequentiallyConsistent) {
+            server.drained.signal()
+        }
     }
 }

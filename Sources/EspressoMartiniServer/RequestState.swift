@@ -1,23 +1,23 @@
 import EspressoMartini
 import Synchronization
 
-/// What the server remembers about one request between libmicrohttpd's calls to the handler.
+/// What the server remembers about one request between libmicrohttpd's calls to the access handler.
 /// libmicrohttpd hands a connection to one thread at a time, so the plain fields need no lock;
 /// `resumed` is raced for by the delay timer and shut-down, and only the winner resumes.
 final class RequestState: @unchecked Sendable {
     /// When the request line arrived, for the access log; nil when the access log is off, as reading
     /// the clock for every request would then be wasted.
     let started: ContinuousClock.Instant?
-    /// The raw query string without `?` (only kept when the journal is on).
+    /// The raw query string without `?`, `""` when there is none.
     let query: String
     /// False until the handler has seen the request's headers once.
     var headersSeen = false
-    var connection: OpaquePointer?
     var bodySize = 0
-    /// The start of the body, up to `JournalEntry.bodyLimit`, for the journal.
+    /// The start of the body, up to `JournalEntry.bodyLimit`, for the journal (kept only when it is on).
     var bodyPrefix: [UInt8] = []
-    /// The answer chosen at arrival, sent once the delay has passed.
-    var pending: Answer?
+    /// The decision waiting out its delay, the request it answers and the suspended connection.
+    var pending: (decision: Decision, request: Request)?
+    var connection: OpaquePointer?
     let resumed = Atomic<Bool>(false)
 
     init(query: String, timed: Bool) {

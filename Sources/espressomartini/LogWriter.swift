@@ -1,6 +1,5 @@
 import Dispatch
 import EspressoMartini
-import EspressoMartiniServer
 import Glibc
 import Logging
 
@@ -39,36 +38,9 @@ final class LogWriter: Sendable {
         appendLine(level, longest: message.utf8.count) { $0.append(message) }
     }
 
-    /// Adds an access-log line, the prefix then `GET /users/42 200 GET /users/{id} 2/3 0.12ms`, written
-    /// byte by byte: no string is built for a request, not even the timestamp.
+    /// Adds an access-log line: the prefix, then the record's own line (`AccessLogRecord.write(into:)`).
     func append(_ level: Logger.Level, _ record: AccessLogRecord) {
-        let route = record.exchange?.route.description ?? ""
-        // Plus the exchange's method (7 bytes at most), the separators and `ms`: 24 bytes are plenty.
-        let longest = record.method.utf8.count + record.path.utf8.count + route.utf8.count + 4 * LineBuffer.decimalLimit + 24
-        appendLine(level, longest: longest) { line in
-            line.append(record.method)
-            line.append(UInt8(ascii: " "))
-            line.append(record.path)
-            line.append(UInt8(ascii: " "))
-            line.appendDecimal(Int(record.status))
-            line.append(UInt8(ascii: " "))
-            if let exchange = record.exchange {
-                line.append(exchange.method.name)
-                line.append(UInt8(ascii: " "))
-                line.append(route)
-                line.append(UInt8(ascii: " "))
-                line.appendDecimal(record.position)
-                line.append(UInt8(ascii: "/"))
-                line.appendDecimal(record.responseCount)
-            } else {
-                line.append(UInt8(ascii: "-"))
-            }
-            line.append(UInt8(ascii: " "))
-            line.appendDecimal(record.hundredthsOfMilliseconds / 100)
-            line.append(UInt8(ascii: "."))
-            line.appendDecimal(record.hundredthsOfMilliseconds % 100, digits: 2)
-            line.append("ms" as StaticString)
-        }
+        appendLine(level, longest: record.longestLine) { record.write(into: &$0) }
     }
 
     /// Writes the prefix, what `body` writes (at most `longest` bytes) and a newline into a line on the

@@ -22,7 +22,7 @@ import Testing
         ])
         #expect(!diagnostics.hasErrors)
         // The unknown keys change nothing: the default response.
-        #expect(tree?.exchanges.map(\.responses) == [[MockResponse()]])
+        #expect(tree?.exchanges.map(\.responses) == [[ConfiguredResponse()]])
     }
 
     /// `$schema` names the file's JSON Schema for editors: silent in the top-level object and in the
@@ -54,7 +54,7 @@ import Testing
         #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
             "\(LoaderErrorCase.at):1:1: warning: a 204 response has no body; the 'body' given is not sent",
         ])
-        #expect(tree?.exchanges.first?.responses == [MockResponse(statusCode: 204)])
+        #expect(tree?.exchanges.first?.responses == [ConfiguredResponse(statusCode: 204)])
     }
 
     @Test func aResponseFileOn304IsAWarningAndIsDropped() throws {
@@ -65,7 +65,7 @@ import Testing
         #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
             "\(LoaderErrorCase.at):1:24: warning: a 304 response has no body; the 'response_file' given is not sent",
         ])
-        #expect(tree?.exchanges.first?.responses == [MockResponse(statusCode: 200), MockResponse(statusCode: 304)])
+        #expect(tree?.exchanges.first?.responses == [ConfiguredResponse(statusCode: 200), ConfiguredResponse(statusCode: 304)])
     }
 
     @Test func aTreeWithOnlyWarningsStillServesEveryExchange() throws {

@@ -20,12 +20,12 @@ import Testing
         (.inline(.null), "application/json"),
     ])
     func bodyDerivesContentType(_ body: ResponseBody, _ type: String) {
-        #expect(MockResponse(body: body).derivedContentType == type)
+        #expect(ConfiguredResponse(body: body).derivedContentType == type)
     }
 
     @Test func noBodyDerivesNoContentType() {
-        #expect(MockResponse().derivedContentType == nil)
-        #expect(MockResponse().effectiveHeaders(global: []) == [])
+        #expect(ConfiguredResponse().derivedContentType == nil)
+        #expect(ConfiguredResponse().effectiveHeaders(global: []) == [])
     }
 
     struct PrecedenceCase: Sendable, CustomTestStringConvertible {
@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: precedence)
     func headersFollowPrecedence(_ testCase: PrecedenceCase) {
-        let response = MockResponse(headers: testCase.own, body: testCase.body)
+        let response = ConfiguredResponse(headers: testCase.own, body: testCase.body)
         #expect(response.effectiveHeaders(global: testCase.global) == testCase.expected)
     }
 

@@ -79,7 +79,7 @@ import Testing
     @Test func anExchangeWithoutConfigurationIsOne200ResponseWithNoBody() throws {
         let (tree, _, _) = try LoaderFixture.load(FolderFixture(folders: ["exchanges/ping/GET"]))
         let responses = try #require(tree?.exchanges.first).responses
-        #expect(responses == [MockResponse(statusCode: 200, headers: [], body: .none, delay: nil)])
+        #expect(responses == [ConfiguredResponse(statusCode: 200, headers: [], body: .none, delay: nil)])
     }
 
     @Test func specialFolderNamesBecomeTheirRouteSegments() throws {
@@ -137,14 +137,14 @@ import Testing
         #expect(diagnostics.all.isEmpty)
         let exchange = try #require(tree?.exchanges.first)
         #expect(exchange.responses == [
-            MockResponse(statusCode: 202, body: .file(name: "pending.json", path: nil, size: 19), delay: 0.25),
-            MockResponse(
+            ConfiguredResponse(statusCode: 202, body: .file(name: "pending.json", path: nil, size: 19), delay: 0.25),
+            ConfiguredResponse(
                 statusCode: 200,
                 headers: [HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2"), HTTPHeader(name: "X-Id", value: "7")],
                 body: .inline(.string("done")),
                 delay: 2
             ),
-            MockResponse(),
+            ConfiguredResponse(),
         ])
     }
 

@@ -32,6 +32,13 @@ public enum RouteSegment: Sendable, Hashable {
         }
     }
 
+    /// The name a `{name}` or `:name` segment captures under; nil for other segments.
+    public var parameterName: String? {
+        guard case .parameter(let spelling) = self else { return nil }
+        let name = spelling.hasPrefix(":") ? spelling.dropFirst() : spelling.dropFirst().dropLast()
+        return String(name)
+    }
+
     /// `{id}`, `:id` and `*` all match any one segment.
     func matchesSameRequests(as other: RouteSegment) -> Bool {
         switch (self, other) {

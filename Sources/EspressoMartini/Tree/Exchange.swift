@@ -27,9 +27,9 @@ public final class Exchange: Sendable, Equatable {
     public let route: RoutePattern
     /// The method folder's name as spelled on disk (`POST`, `get`): short enough to need no allocation.
     public let methodFolderName: String
-    public let responses: [MockResponse]
+    public let responses: [ConfiguredResponse]
 
-    public init(method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [MockResponse]) {
+    public init(method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse]) {
         self.method = method
         self.route = route
         self.methodFolderName = methodFolderName

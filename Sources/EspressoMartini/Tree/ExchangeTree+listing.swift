@@ -32,7 +32,7 @@ extension ExchangeTree {
     }
 }
 
-extension MockResponse {
+extension ConfiguredResponse {
     var listingJSON: JSONValue {
         var headerMembers: [JSONMember] = []
         for name in headers.map(\.name) where !headerMembers.contains(where: { $0.key == name }) {

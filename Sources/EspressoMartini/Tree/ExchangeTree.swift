@@ -23,7 +23,12 @@ public final class ExchangeTree: Sendable {
         path ?? FileSystem.join(FileSystem.join(realFolder, exchange.folder), name)
     }
 
-    public func resolve(_ path: RequestPath, method: HTTPMethod) -> RouteMatch {
-        trie.resolve(path, method: method)
+    /// The exchange for `method` at `path`; for a method no folder can name (nil), only `405` or `404`.
+    public func resolve(_ path: RequestPath, method: HTTPMethod?) -> RouteMatch {
+        guard let method else {
+            let allowed = trie.allowedMethods(path)
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
+        }
+        return trie.resolve(path, method: method)
     }
 }

@@ -26,7 +26,7 @@ struct ResponseReader {
     /// The method folder on disk with links resolved: a `response_file` path resolves against it.
     var methodFolderRealPath: String { parentChain.realPath(ofChild: methodFolderName, resolved: knownRealPath) }
 
-    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [MockResponse] {
+    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
         switch document {
         case .object:
             return response(document, at: [], into: &diagnostics).map { [$0] } ?? []
@@ -43,7 +43,7 @@ struct ResponseReader {
         }
     }
 
-    private func response(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> MockResponse? {
+    private func response(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ConfiguredResponse? {
         guard case .object(let members) = value else {
             diagnostics.error(file, map.value(path), "a response must be an object with keys such as 'status_code' and 'body', found \(value.kindName)")
             return nil
@@ -102,7 +102,7 @@ struct ResponseReader {
             diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
             body = .none
         }
-        return MockResponse(statusCode: statusCode, headers: headers, body: body, delay: delay)
+        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay)
     }
 
     /// `path` is built only for a message: nearly every response names a file.

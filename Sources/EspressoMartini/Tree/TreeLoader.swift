@@ -160,11 +160,11 @@ public struct TreeLoader: Sendable {
         mutating func readResponses(
             in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain, configuration: FileSystem.Kind?,
             contents: [UInt8]?, route: RoutePattern
-        ) -> [MockResponse] {
+        ) -> [ConfiguredResponse] {
             var file: String { FileSystem.join(path(route.folder(named: name)), TreeLoader.configurationFileName) }
             switch configuration {
             case nil:
-                return [MockResponse()]
+                return [ConfiguredResponse()]
             case .regularFile:
                 guard let bytes = contents ?? parent.contents(of: TreeLoader.configurationFileName, inFolder: name) else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")

@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniDaemon
 import EspressoMartiniServer
 import Glibc
 import Logging
@@ -71,14 +72,20 @@ struct Run: Command {
         if level <= .info {
             accessLog = { record in LogWriter.shared.append(.info, record) }
         }
-        let server = MockServer(configuration: configuration, tree: tree, loader: loader, logger: logger, accessLog: accessLog)
+        let observer = TreeService.ReloadObserver(
+            started: { ServiceManager.reloading() },
+            ended: { exchanges in ServiceManager.ready(status: "serving \(exchanges) exchanges") }
+        )
+        let server = MockServer(
+            configuration: configuration, tree: tree, loader: loader, logger: logger, accessLog: accessLog, reloadObserver: observer
+        )
         do {
             try server.start(on: socket.get())
         } catch {
             StandardError.printLine("espressomartini: \(error)")
             throw ExitStatus.unavailable
         }
-        let signals = StopSignals { server.reload(reason: "SIGHUP") }
+        let signals = StopSignals { server.service.reload(reason: "SIGHUP") }
         // Exactly one line on standard output, written at once so that a reader sees it while we run.
         var ready = Array("espressomartini listening on http://\(server.address)\n".utf8)
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -88,7 +95,7 @@ struct Run: Command {
         var watcher: TreeWatcher?
         if configuration.watch {
             do {
-                watcher = try TreeWatcher(folder: configuration.requestsFolder) { server.reload(reason: "files changed") }
+                watcher = try TreeWatcher(folder: configuration.requestsFolder) { server.service.reload(reason: "files changed") }
             } catch {
                 logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
             }

@@ -1,42 +1,42 @@
 /// One log line being written into memory the caller provides (on the stack), with plain stores: no
 /// array growth or uniqueness check per byte. The caller sizes the memory for the longest line it can
 /// write; a write past the end is dropped.
-struct LineBuffer {
+public struct LineBuffer {
     private let memory: UnsafeMutableBufferPointer<UInt8>
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init(_ memory: UnsafeMutableBufferPointer<UInt8>) {
+    public init(_ memory: UnsafeMutableBufferPointer<UInt8>) {
         self.memory = memory
     }
 
     /// What has been written so far.
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: memory[..<count]) }
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: memory[..<count]) }
 
-    mutating func append(_ byte: UInt8) {
+    public mutating func append(_ byte: UInt8) {
         guard count < memory.count else { return }
         memory[count] = byte
         count += 1
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let length = min(bytes.count, memory.count - count)
         guard length > 0 else { return }
         (memory.baseAddress! + count).update(from: bytes.baseAddress!, count: length)
         count += length
     }
 
-    mutating func append(_ text: String) {
+    public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
-    mutating func append(_ text: StaticString) {
+    public mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `value` in decimal, at least `digits` digits (zero-padded); `value` is not negative. Written in
     /// place, last digit first, once its length is known.
-    mutating func appendDecimal(_ value: Int, digits: Int = 1) {
+    public mutating func appendDecimal(_ value: Int, digits: Int = 1) {
         var length = 1, rest = value / 10
         while rest > 0 { length += 1; rest /= 10 }
         length = max(length, digits)
@@ -50,5 +50,5 @@ struct LineBuffer {
     }
 
     /// The most bytes `appendDecimal` writes for any `Int`.
-    static let decimalLimit = 20
+    public static let decimalLimit = 20
 }

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import EspressoMartiniServer
+@testable import EspressoMartiniDaemon
 
 /// The `NOTIFY_SOCKET` address forms of sd_notify(3), and their exact lengths: the kernel reads an abstract
 /// name as every byte within the length, so one byte too many names another socket.

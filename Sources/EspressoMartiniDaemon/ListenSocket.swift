@@ -3,10 +3,10 @@ import Glibc
 /// The listening socket, bound here rather than by libmicrohttpd so that a failure says why
 /// ("Address already in use") and `::` can take IPv4 too.
 public struct ListenSocket: Sendable {
-    let descriptor: Int32
-    let isIPv6: Bool
+    public let descriptor: Int32
+    public let isIPv6: Bool
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port when 0 was asked.
-    let address: String
+    public let address: String
 
     public struct BindError: Error, CustomStringConvertible {
         public let description: String

@@ -1,13 +1,11 @@
-import EspressoMartini
-
 /// A loaded tree made ready to serve: every exchange tied to its call counter, a slot for each response
 /// once built. Immutable; requests hold on to the one they started with, so a reload never disturbs
 /// them. Flat arrays rather than an object per exchange: a tree of 10 000 exchanges stays small.
-final class ServingTree: Sendable {
+public final class ServingTree: Sendable {
     /// A file sent from disk for every request: its path, and the headers worked out once here.
-    struct DiskFile: Sendable {
-        let path: String
-        let headers: [HTTPHeader]
+    public struct DiskFile: Sendable {
+        public let path: String
+        public let headers: [HTTPHeader]
     }
 
     /// Response files up to this size are served from memory, read once per tree, while the tree's total
@@ -19,21 +17,26 @@ final class ServingTree: Sendable {
     /// all before they are asked for.
     static let readAheadLimit = 64 * 1024
 
-    let tree: ExchangeTree
-    let globalHeaders: [HTTPHeader]
-    let globalDelay: Double
+    public let tree: ExchangeTree
+    public let globalHeaders: [HTTPHeader]
+    public let globalDelay: Double
     /// Each exchange's call counter, in tree order.
-    let counters: [CallCounter]
+    public let counters: [CallCounter]
     /// Each exchange's first slot in `built`; the slots of its other responses follow.
     private let firstSlots: [Int32]
-    let built: BuiltResponses
+    /// The responses as the sender built them, by slot.
+    public let built: ResponseSlots
     /// The responses (by slot) whose file is too large for memory, or beyond the budget. Decided in
     /// tree order, so the same tree always gets the same choice.
-    let diskFiles: [Int: DiskFile]
+    public let diskFiles: [Int: DiskFile]
     /// The small files kept in memory (by slot) as read ahead of their first request.
     private let fileBytes: Locked<[FileBytes?]>
 
-    init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
+    /// `releaseBuilt` frees a response the sender built for a slot, when this tree goes.
+    public init(
+        _ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration,
+        releaseBuilt: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
+    ) {
         self.tree = tree
         globalHeaders = configuration.headers
         globalDelay = configuration.delay
@@ -56,12 +59,12 @@ final class ServingTree: Sendable {
             }
         }
         self.diskFiles = diskFiles
-        built = BuiltResponses(count: slots)
+        built = ResponseSlots(count: slots, release: releaseBuilt)
         fileBytes = Locked([FileBytes?](repeating: nil, count: slots))
     }
 
     /// Calls `body` with every response of `tree`, its slot and its exchange, in tree order.
-    private static func forEachResponse(in tree: ExchangeTree, _ body: (_ slot: Int, Exchange, MockResponse) -> Void) {
+    private static func forEachResponse(in tree: ExchangeTree, _ body: (_ slot: Int, Exchange, ConfiguredResponse) -> Void) {
         var slot = 0
         for exchange in tree.exchanges {
             for response in exchange.responses {
@@ -74,7 +77,7 @@ final class ServingTree: Sendable {
     /// Reads the small files kept in memory. The loader only checks files, so that the tree answers
     /// sooner; this runs as soon as the tree is in service, so they are read about when the tree was
     /// loaded, as if with it: a file edited later is served as it was until the next reload.
-    func readFilesAhead() {
+    public func readFilesAhead() {
         Self.forEachResponse(in: tree) { slot, exchange, response in
             guard case .file(let name, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
                   built.existing(slot) == nil, let bytes = FileBytes.reading(path: tree.path(ofFile: name, at: path, in: exchange)) else { return }
@@ -84,17 +87,17 @@ final class ServingTree: Sendable {
 
     /// The bytes of the file kept in memory in `slot`: as read ahead, else read now. Nil when the file
     /// cannot be read now (then a later request tries again).
-    func bytes(ofFileIn slot: Int, at path: String) -> FileBytes? {
+    public func bytes(ofFileIn slot: Int, at path: String) -> FileBytes? {
         fileBytes.withLock { $0[slot] } ?? FileBytes.reading(path: path)
     }
 
-    /// Counts a call to the exchange at `index` and returns the response it gets.
-    func serve(exchangeAt index: Int) -> ServedResponse {
+    /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets.
+    public func answer(exchangeAt index: Int) -> ExchangeAnswer {
         let position = counters[index].next(responseCount: tree.exchanges[index].responses.count)
-        return ServedResponse(tree: self, exchangeIndex: index, position: position)
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: position)
     }
 
-    func slot(exchangeAt index: Int, position: Int) -> Int {
+    public func slot(exchangeAt index: Int, position: Int) -> Int {
         Int(firstSlots[index]) + position
     }
 }

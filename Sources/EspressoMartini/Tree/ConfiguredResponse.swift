@@ -1,5 +1,5 @@
 /// One response of an exchange's sequence, validated and ready to serve.
-public struct MockResponse: Sendable, Equatable {
+public struct ConfiguredResponse: Sendable, Equatable {
     public let statusCode: Int
     /// The exchange's own headers, in file order.
     public let headers: [HTTPHeader]

@@ -1,0 +1,100 @@
+/// The admin API under `/__espressomartini` (§5): health, exchanges with live call counts, reset, reload
+/// and the request journal. A decision maker of its own: JSON in and out, never journaled, never delayed.
+public struct AdminAPI: Sendable {
+    private struct Endpoint: Sendable {
+        let allowed: [HTTPMethod]
+        let answer: @Sendable (AdminAPI, Request, ServingTree) -> GeneratedAnswer
+    }
+
+    private static let endpoints: [String: Endpoint] = [
+        "health": Endpoint(allowed: [.get, .head]) { api, _, tree in api.health(tree) },
+        "exchanges": Endpoint(allowed: [.get, .head]) { api, _, tree in api.exchangeList(tree) },
+        "reset": Endpoint(allowed: [.post]) { api, request, tree in api.reset(request, tree) },
+        "reload": Endpoint(allowed: [.post]) { api, _, _ in api.reload() },
+        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.requests(request) },
+    ]
+
+    private let service: TreeService
+    private let journal: RequestJournal
+    private let globalHeaders: [HTTPHeader]
+
+    public init(service: TreeService, journal: RequestJournal) {
+        self.service = service
+        self.journal = journal
+        globalHeaders = service.configuration.headers
+    }
+
+    /// The answer to a request whose path starts with the admin prefix. `reload` blocks for the load.
+    public func answer(_ request: Request, tree: ServingTree) -> GeneratedAnswer {
+        let segments = request.segments.segments
+        guard segments.count == 2, let endpoint = Self.endpoints[segments[1]] else {
+            let known = Self.endpoints.keys.sorted().joined(separator: ", ")
+            return .error(404, "no admin endpoint /\(segments.joined(separator: "/")); known: \(known)", globalHeaders: globalHeaders)
+        }
+        guard let method = request.knownMethod, endpoint.allowed.contains(method) else {
+            let allow = HTTPHeader(name: "Allow", value: endpoint.allowed.map(\.name).joined(separator: ", "))
+            return .error(405, "use \(allow.value) for /\(segments.joined(separator: "/"))", extraHeaders: [allow], globalHeaders: globalHeaders)
+        }
+        return endpoint.answer(self, request, tree)
+    }
+
+    private func health(_ tree: ServingTree) -> GeneratedAnswer {
+        .json(200, .object([
+            JSONMember(key: "status", value: .string("ok")),
+            JSONMember(key: "exchanges", value: .integer(Int64(tree.tree.exchanges.count))),
+        ]), globalHeaders: globalHeaders)
+    }
+
+    private func exchangeList(_ tree: ServingTree) -> GeneratedAnswer {
+        let list = zip(tree.tree.exchanges, tree.counters).map { exchange, counter in
+            JSONValue.object([
+                JSONMember(key: "method", value: .string(exchange.method.name)),
+                JSONMember(key: "route", value: .string(exchange.route.description)),
+                JSONMember(key: "folder", value: .string(exchange.folder)),
+                JSONMember(key: "responses", value: .integer(Int64(exchange.responses.count))),
+                JSONMember(key: "calls", value: .integer(Int64(counter.value))),
+            ])
+        }
+        return .json(200, .array(list), globalHeaders: globalHeaders)
+    }
+
+    /// All counters, or with `method=M&route=R` only that exchange's. The route may be spelled as the
+    /// folders spell it (`/users/{id}`) or any way that matches the same requests (`/users/*`).
+    private func reset(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
+        let query = request.queryParameters
+        switch (query.first(named: "method"), query.first(named: "route")) {
+        case (nil, nil):
+            service.counters.resetAll()
+            return .empty(204, globalHeaders: globalHeaders)
+        case (let method?, let route?):
+            let pattern = RoutePattern(parsing: route)
+            guard let index = tree.tree.exchanges.firstIndex(where: {
+                $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
+            }) else {
+                return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: globalHeaders)
+            }
+            tree.counters[index].reset()
+            return .empty(204, globalHeaders: globalHeaders)
+        default:
+            return .error(400, "give both 'method' and 'route' to reset one exchange, or neither to reset all", globalHeaders: globalHeaders)
+        }
+    }
+
+    private func reload() -> GeneratedAnswer {
+        switch service.reload(reason: "admin API") {
+        case .reloaded(let exchanges):
+            return .json(200, .object([JSONMember(key: "exchanges", value: .integer(Int64(exchanges)))]), globalHeaders: globalHeaders)
+        case .failed(let diagnostics):
+            let errors = diagnostics.errors.map { JSONValue.string($0.description) }
+            return .json(422, .object([JSONMember(key: "errors", value: .array(errors))]), globalHeaders: globalHeaders)
+        }
+    }
+
+    private func requests(_ request: Request) -> GeneratedAnswer {
+        if request.knownMethod == .delete {
+            journal.clear()
+            return .empty(204, globalHeaders: globalHeaders)
+        }
+        return .json(200, .array(journal.entries.map(\.json)), globalHeaders: globalHeaders)
+    }
+}

@@ -1,0 +1,12 @@
+extension RequestJournal {
+    /// Records `request` as `decision` answers it, with the first bytes of its body and its full size.
+    /// The headers are packed straight from the request (see `record(_:packingHeaders:)`).
+    public func record(_ request: Request, answeredBy decision: Decision, body: [UInt8], bodySize: Int) {
+        let answer = decision.exchangeAnswer
+        let entry = JournalEntry(
+            time: .now, method: request.method, path: request.path, query: request.rawQuery, body: body, bodySize: bodySize,
+            route: answer?.exchange.route.description, response: answer?.position, status: Int(decision.statusCode)
+        )
+        record(entry) { request.headers.pack(into: &$0) }
+    }
+}

@@ -1,0 +1,48 @@
+/// One HTTP request as the core sees it: what `Decider.decide` decides on, and (later) what conditions,
+/// templates and scripts read. The server builds it from libmicrohttpd; tests build it directly. Each part
+/// is kept as received and parsed only when something asks for it, so a static exchange's request costs
+/// no more than its path.
+public struct Request: Sendable {
+    /// As sent: `GET`, `get`, `BREW`.
+    public let method: String
+    /// The method a folder can name, spelled exactly (methods are case-sensitive); nil for any other.
+    public let knownMethod: HTTPMethod?
+    /// The path, already percent-decoded, without the query.
+    public let path: String
+    /// The path's segments (empty ones dropped), read in place for routing.
+    public let segments: RequestPath
+    /// The query string without `?`, as received (not decoded); `""` when there is none.
+    public let rawQuery: String
+    /// In arrival order.
+    public let headers: RequestHeaders
+    /// The body, for exchanges that need it; nil when it was not kept (static exchanges keep none).
+    public let body: [UInt8]?
+
+    public init(method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil) {
+        self.init(method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, rawQuery: rawQuery, headers: headers, body: body)
+    }
+
+    /// For a server that has already read the method (it reads it from bytes, without a String).
+    public init(method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders, body: [UInt8]?) {
+        self.method = method
+        self.knownMethod = knownMethod
+        self.path = path
+        self.segments = RequestPath(path)
+        self.rawQuery = rawQuery
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The query parameters, percent-decoded, `+` as a space, repeated names in order.
+    public var queryParameters: URLEncodedForm { URLEncodedForm(parsing: rawQuery) }
+
+    /// The values `route` captures from this request's path: each `{name}` or `:name` segment with the
+    /// request's segment at its place. A route's capture names belong to the route, not to the trie's edge:
+    /// `GET /users/{id}` and `DELETE /users/{userId}` share one edge and name their capture differently.
+    public func pathParameters(of route: RoutePattern) -> [PathParameter] {
+        let names = route.segments.enumerated().compactMap { index, segment in segment.parameterName.map { (index, $0) } }
+        guard !names.isEmpty else { return [] }
+        let values = segments.segments
+        return names.compactMap { index, name in index < values.count ? PathParameter(name: name, value: values[index]) : nil }
+    }
+}

@@ -1,0 +1,62 @@
+/// What the access log says about one answered request. The server hands these to an `AccessLog` sink
+/// instead of formatting a message, so that logging a request costs little more than copying its path.
+public struct AccessLogRecord: Sendable {
+    public let method: String
+    public let path: String
+    public let status: UInt32
+    /// The exchange that answered (logged as `GET /users/{id}`), nil for errors and the admin API.
+    public let exchange: Exchange?
+    /// The response's position counting from 1, and the sequence's length.
+    public let position: Int
+    public let responseCount: Int
+    /// Time from arrival to answer, in hundredths of a millisecond.
+    public let hundredthsOfMilliseconds: Int
+
+    public init(
+        method: String, path: String, status: UInt32, exchange: Exchange?, position: Int, responseCount: Int, hundredthsOfMilliseconds: Int
+    ) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.exchange = exchange
+        self.position = position
+        self.responseCount = responseCount
+        self.hundredthsOfMilliseconds = hundredthsOfMilliseconds
+    }
+
+    /// The most bytes `write(into:)` writes.
+    public var longestLine: Int {
+        // Plus the exchange's method (7 bytes at most), the separators and `ms`: 24 bytes are plenty.
+        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + 4 * LineBuffer.decimalLimit + 24
+    }
+
+    /// Writes `GET /users/42 200 GET /users/{id} 2/3 0.12ms` (`-` in place of the exchange, its
+    /// position and count when no exchange answered), byte by byte: no string is built.
+    public func write(into line: inout LineBuffer) {
+        line.append(method)
+        line.append(UInt8(ascii: " "))
+        line.append(path)
+        line.append(UInt8(ascii: " "))
+        line.appendDecimal(Int(status))
+        line.append(UInt8(ascii: " "))
+        if let exchange {
+            line.append(exchange.method.name)
+            line.append(UInt8(ascii: " "))
+            line.append(exchange.route.description)
+            line.append(UInt8(ascii: " "))
+            line.appendDecimal(position)
+            line.append(UInt8(ascii: "/"))
+            line.appendDecimal(responseCount)
+        } else {
+            line.append(UInt8(ascii: "-"))
+        }
+        line.append(UInt8(ascii: " "))
+        line.appendDecimal(hundredthsOfMilliseconds / 100)
+        line.append(UInt8(ascii: "."))
+        line.appendDecimal(hundredthsOfMilliseconds % 100, digits: 2)
+        line.append("ms" as StaticString)
+    }
+}
+
+/// Where access-log records go; nil on the server when the log level is above INFO.
+public typealias AccessLog = @Sendable (AccessLogRecord) -> Void

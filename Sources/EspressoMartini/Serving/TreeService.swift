@@ -1,0 +1,80 @@
+import Logging
+
+/// The tree in service, and how it is replaced: `install` swaps a new tree in at once (requests already
+/// running finish on the one they started with), `reload` reads the requests folder again and installs
+/// it only when it has no errors. Call counters carry over for every exchange that still exists.
+public final class TreeService: Sendable {
+    public enum ReloadOutcome: Sendable {
+        case reloaded(exchanges: Int)
+        /// The tree had errors; the last good tree stays in service.
+        case failed(Diagnostics)
+    }
+
+    /// Told when a reload starts and when it ends (with what is served then), for systemd's status.
+    public struct ReloadObserver: Sendable {
+        public let started: @Sendable () -> Void
+        public let ended: @Sendable (_ exchanges: Int) -> Void
+
+        public init(started: @escaping @Sendable () -> Void, ended: @escaping @Sendable (_ exchanges: Int) -> Void) {
+            self.started = started
+            self.ended = ended
+        }
+    }
+
+    public let configuration: ServerConfiguration
+    public let counters: CallCounters
+    private let loader: TreeLoader
+    private let logger: Logger
+    private let observer: ReloadObserver?
+    private let releaseBuilt: @Sendable (UnsafeMutableRawPointer) -> Void
+    private let current: Locked<ServingTree>
+    /// Held for a whole reload: one runs at a time, whatever asked for it (file changes, SIGHUP, the admin API).
+    private let reloading = Locked(())
+
+    /// Serves `tree` at once; its small files are read by `ServingTree.readFilesAhead()`, which the server
+    /// calls once it answers. `releaseBuilt` frees what the sender built in a tree's `ResponseSlots`.
+    public init(
+        tree: ExchangeTree, configuration: ServerConfiguration, loader: TreeLoader, counters: CallCounters = CallCounters(),
+        logger: Logger, observer: ReloadObserver? = nil, releaseBuilt: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
+    ) {
+        self.configuration = configuration
+        self.counters = counters
+        self.loader = loader
+        self.logger = logger
+        self.observer = observer
+        self.releaseBuilt = releaseBuilt
+        current = Locked(ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt))
+    }
+
+    /// The tree requests are answered from right now. Any thread.
+    public var tree: ServingTree { current.withLock { $0 } }
+
+    /// Puts `tree` in service in one step. Returns once its small files are read.
+    public func install(_ tree: ExchangeTree) {
+        let serving = ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt)
+        current.withLock { $0 = serving }
+        counters.retain(only: Set(tree.exchanges.map(\.counterKey)))
+        serving.readFilesAhead()
+    }
+
+    /// Reads the requests folder again and, when it has no errors, installs it. Errors are logged in the
+    /// same `PATH:LINE:COLUMN: error:` form as at start-up. Blocks the calling thread for the load.
+    @discardableResult
+    public func reload(reason: String) -> ReloadOutcome {
+        reloading.withLock { _ in
+            observer?.started()
+            let (tree, diagnostics) = loader.load(folder: configuration.requestsFolder)
+            for warning in diagnostics.warnings { logger.warning("\(warning.description)") }
+            guard let tree else {
+                for error in diagnostics.errors { logger.error("\(error.description)") }
+                logger.error("reload (\(reason)) failed with \(diagnostics.summary); still serving the last good tree")
+                observer?.ended(self.tree.tree.exchanges.count)
+                return .failed(diagnostics)
+            }
+            install(tree)
+            logger.notice("reloaded (\(reason)): serving \(tree.exchanges.count) exchanges")
+            observer?.ended(tree.exchanges.count)
+            return .reloaded(exchanges: tree.exchanges.count)
+        }
+    }
+}

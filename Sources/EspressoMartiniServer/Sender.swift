@@ -1,0 +1,106 @@
+import CMicroHTTPD
+import Dispatch
+import EspressoMartini
+
+/// Puts decisions on the wire: queues libmicrohttpd responses (a tree's shared ones, bytes made for one
+/// request, files from disk), suspends a connection for a delay and resumes it, and writes the access log.
+/// With `LibMicroHTTPDResponse`, the only code that knows libmicrohttpd's responses.
+final class Sender: Sendable {
+    private let accessLog: AccessLog?
+    /// Connections waiting out a delay, so that shut-down can answer them early.
+    private let suspended = Locked<[ObjectIdentifier: RequestState]>([:])
+
+    init(accessLog: AccessLog?) {
+        self.accessLog = accessLog
+    }
+
+    /// Carries out `decision` for `request` on `connection`, from the access handler on the connection's
+    /// thread. Returns what the access handler returns: `.YES` once the answer is queued or the connection
+    /// suspended; `.NO` when no response could be made, and libmicrohttpd then closes the connection
+    /// without an answer.
+    func send(_ decision: Decision, answering request: Request, state: RequestState, on connection: OpaquePointer) -> MHD_Result {
+        if case .delayed(let seconds, let then) = decision {
+            state.pending = (then, request)
+            state.connection = connection
+            suspended.withLock { $0[ObjectIdentifier(state)] = state }
+            MHD_suspend_connection(connection)
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in resume(state) }
+            return .YES
+        }
+        let (result, status) = queue(decision, on: connection)
+        if let accessLog, let started = state.started {
+            let answer = decision.exchangeAnswer
+            let elapsed = ContinuousClock.now - started
+            accessLog(AccessLogRecord(
+                method: request.method, path: request.path, status: status, exchange: answer?.exchange,
+                position: (answer?.position ?? 0) + 1, responseCount: answer?.exchange.responses.count ?? 0,
+                hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
+            ))
+        }
+        return result
+    }
+
+    /// Ends a request's delay: exactly once, whoever (the timer or shut-down) comes first. libmicrohttpd
+    /// then calls the access handler again, which sends `state.pending`. Any thread.
+    func resume(_ state: RequestState) {
+        guard !state.resumed.exchange(true, ordering: .acquiringAndReleasing), let connection = state.connection else { return }
+        suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
+        MHD_resume_connection(connection)
+    }
+
+    /// Ends every delay now (shut-down: libmicrohttpd must not stop with suspended connections).
+    func resumeAll() {
+        for state in suspended.withLock({ Array($0.values) }) { resume(state) }
+    }
+
+    /// Queues the answer; the status it has, for the access log.
+    private func queue(_ decision: Decision, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        switch decision {
+        case .exchange(let answer): queue(answer, on: connection)
+        case .generated(let answer), .admin(let answer): queue(answer, on: connection)
+        case .delayed(_, let decision): queue(decision, on: connection)  // `send` waits first; never reached
+        }
+    }
+
+    private func queue(_ answer: GeneratedAnswer, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        guard let response = LibMicroHTTPDResponse.copying(answer.body, headers: answer.headers) else { return (.NO, answer.statusCode) }
+        defer { MHD_destroy_response(response) }
+        return (MHD_queue_response(connection, answer.statusCode, response), answer.statusCode)
+    }
+
+    /// The tree's shared response, built now if this is its first request; a large file is sent from disk
+    /// for every request. A response file that cannot be read now (deleted since the tree was loaded) is a
+    /// `500`, and a later request tries it again.
+    private func queue(_ answer: ExchangeAnswer, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        let tree = answer.tree, slot = answer.slot, status = answer.statusCode
+        if let shared = tree.built.existing(slot) {
+            return (MHD_queue_response(connection, status, OpaquePointer(shared)), status)
+        }
+        if let diskFile = tree.diskFiles[slot] {
+            guard let perRequest = LibMicroHTTPDResponse.sendingFile(diskFile.path, headers: diskFile.headers) else {
+                return unreadable(diskFile.path, tree: tree, on: connection)
+            }
+            defer { MHD_destroy_response(perRequest) }
+            return (MHD_queue_response(connection, status, perRequest), status)
+        }
+        let response = answer.response
+        let headers = response.effectiveHeaders(global: tree.globalHeaders)
+        let made: OpaquePointer?
+        if case .file(let name, let resolved, _) = response.body {
+            let path = tree.tree.path(ofFile: name, at: resolved, in: answer.exchange)
+            guard let bytes = tree.bytes(ofFileIn: slot, at: path) else { return unreadable(path, tree: tree, on: connection) }
+            made = LibMicroHTTPDResponse.sharing(bytes, headers: headers)
+        } else {
+            made = LibMicroHTTPDResponse.copying(response.body.inlineBytes, headers: headers)
+        }
+        // Two first requests may both build it; only the one published first is ever sent, so every
+        // answer from this tree is one version of the file.
+        guard let made else { return (.NO, status) }
+        let shared = tree.built.publish(UnsafeMutableRawPointer(made), in: slot)
+        return (MHD_queue_response(connection, status, OpaquePointer(shared)), status)
+    }
+
+    private func unreadable(_ path: String, tree: ServingTree, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        queue(GeneratedAnswer.error(500, "the response file \(path) cannot be read", globalHeaders: tree.globalHeaders), on: connection)
+    }
+}

@@ -2,7 +2,7 @@ import EspressoMartini
 import Glibc
 
 /// The program: reads the command line, then prints a help page, the version or a completion script, or runs
-/// `run` or `endpoints`; ends with the exit status of SPEC §8.
+/// `run`, `endpoints` or `init`; ends with the exit status of SPEC §8.
 @main
 enum EspressoMartiniCommand {
     static let root = CommandDefinition(
@@ -12,7 +12,7 @@ enum EspressoMartiniCommand {
             A folder tree is the whole configuration: network-exchanges/api/user/POST/configuration.json \
             holds the responses for POST /api/user.
             """,
-        subcommands: [Run.definition, Endpoints.definition],
+        subcommands: [Run.definition, Endpoints.definition, Init.definition],
         make: nil
     )
 

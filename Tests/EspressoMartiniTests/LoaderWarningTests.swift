@@ -34,7 +34,7 @@ import Testing
     func aSchemaKeyIsAcceptedSilently(json: String) throws {
         let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [LoaderErrorCase.configuration: json]))
         #expect(diagnostics.errors.isEmpty && diagnostics.warnings.isEmpty)
-        #expect(tree?.exchanges.map(\.responses) == [[MockResponse(statusCode: 201)]])
+        #expect(tree?.exchanges.map(\.responses) == [[ConfiguredResponse(statusCode: 201)]])
     }
 
     @Test func aSchemaKeyThatIsNoStringIsAWarning() throws {
@@ -44,7 +44,7 @@ import Testing
         #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
             "\(LoaderErrorCase.at):1:36: warning: '$schema' names the file's JSON Schema for editors and should be a string, found a boolean; it is ignored",
         ])
-        #expect(tree?.exchanges.map(\.responses) == [[MockResponse(statusCode: 201), MockResponse()]])
+        #expect(tree?.exchanges.map(\.responses) == [[ConfiguredResponse(statusCode: 201), ConfiguredResponse()]])
     }
 
     @Test func aBodyOn204IsAWarningAndIsDropped() throws {

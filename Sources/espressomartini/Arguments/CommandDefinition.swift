@@ -13,17 +13,20 @@ struct CommandDefinition: Sendable {
     let ownOptions: [OptionDefinition]
     /// The commands typed after the root one (`run`, `endpoints`), as the root's help page lists them.
     let subcommands: [CommandDefinition]
+    /// The optional word after the options, for commands that take one (`init [<dir>]`).
+    let positional: PositionalArgument?
     /// Nil for the root and `help`, which print help pages.
     let make: Make?
 
     init(
         name: String, abstract: String, discussion: String = "", options: [OptionDefinition] = [],
-        subcommands: [CommandDefinition] = [], make: Make?
+        positional: PositionalArgument? = nil, subcommands: [CommandDefinition] = [], make: Make?
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.ownOptions = options
+        self.positional = positional
         self.subcommands = subcommands
         self.make = make
     }
@@ -55,6 +58,7 @@ struct CommandDefinition: Sendable {
     var usage: String {
         if !subcommands.isEmpty { return "\(invocation) <subcommand>" }
         if isHelp { return "\(invocation) [<subcommands> ...]" }
-        return ([invocation] + ownOptions.filter { !$0.isHidden }.map { "[\($0.synopsis)]" }).joined(separator: " ")
+        let options = ownOptions.filter { !$0.isHidden }.map { "[\($0.synopsis)]" }
+        return ([invocation] + options + (positional.map { [$0.synopsis] } ?? [])).joined(separator: " ")
     }
 }

@@ -4,6 +4,8 @@ struct ExitStatus: Error {
 
     /// Bad arguments (EX_USAGE).
     static let usageError = ExitStatus(code: 64)
+    /// `init` would overwrite a file, or cannot create one (EX_CANTCREAT).
+    static let cannotCreate = ExitStatus(code: 73)
     /// The address cannot be bound (EX_UNAVAILABLE).
     static let unavailable = ExitStatus(code: 69)
     /// Errors in the tree or the configuration (EX_CONFIG).

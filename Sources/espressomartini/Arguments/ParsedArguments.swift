@@ -8,7 +8,7 @@ struct ParsedArguments {
     }
 
     private var values: [String: Value] = [:]
-    /// What follows the options: only `help` takes any (the command to describe).
+    /// What follows the options: the commands `help` describes, or a command's one positional argument.
     private(set) var words: [String] = []
 
     mutating func set(_ option: OptionDefinition, to value: Value) { values[option.name] = value }

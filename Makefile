@@ -4,7 +4,7 @@
 #   make test     install what is missing, then every test (plain, under the thread and the address
 #                 sanitizers), then a short fuzzing run of each fuzz target
 #   make fuzz     each fuzz target for FUZZ_SECONDS (default 300) with libFuzzer and the address sanitizer
-#   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions)
+#   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions, JSON Schemas)
 #   make deb      the Debian package, in dist/
 #   make check-package   build the package and check its contents, unit, lintian, and the binary it ships
 
@@ -32,15 +32,24 @@ STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STAT
 BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
+SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuration.schema.json
+
+# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests.
+TEST_PACKAGES = python3 python3-jsonschema
+
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl
 
-.PHONY: all build deps deps-packaging run test test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: all build deps test-deps deps-packaging run test test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
 deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BUILD_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
 
 deps-packaging: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(PACKAGING_PACKAGES)"
@@ -61,7 +70,7 @@ build: deps
 run: build
 	.build/release/espressomartini run
 
-test: deps test-plain test-thread-sanitizer test-address-sanitizer fuzz-smoke
+test: deps test-deps test-plain test-thread-sanitizer test-address-sanitizer fuzz-smoke
 
 test-plain:
 	$(SWIFT) build --build-tests
@@ -127,6 +136,7 @@ install: build install-files
 install-files:
 	install -D -m 755 .build/release/espressomartini $(BINDIR)/espressomartini
 	install -D -m 644 doc/espressomartini.1 $(SHAREDIR)/man/man1/espressomartini.1
+	install -D -m 644 -t $(SHAREDIR)/espressomartini/schemas $(SCHEMAS)
 	install -d $(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/vendor-completions $(SHAREDIR)/fish/vendor_completions.d
 	.build/release/espressomartini --generate-completion-script bash | sed '1{/^#!/d}' > $(SHAREDIR)/bash-completion/completions/espressomartini
 	.build/release/espressomartini --generate-completion-script zsh > $(SHAREDIR)/zsh/vendor-completions/_espressomartini
@@ -137,6 +147,8 @@ uninstall:
 	rm -f $(BINDIR)/espressomartini $(SHAREDIR)/man/man1/espressomartini.1 \
 	  $(SHAREDIR)/bash-completion/completions/espressomartini $(SHAREDIR)/zsh/vendor-completions/_espressomartini \
 	  $(SHAREDIR)/fish/vendor_completions.d/espressomartini.fish
+	rm -rf $(SHAREDIR)/espressomartini/schemas
+	-rmdir $(SHAREDIR)/espressomartini
 
 # debian/changelog is written from the one version number; dpkg-buildpackage puts its output beside
 # the source folder, so it is moved into dist/.
@@ -150,13 +162,13 @@ deb: deps-packaging
 	@ls dist/espressomartini_$(VERSION)_*.deb
 
 check-package: deb
-	tests/package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
+	Tests/Package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz dist debian/changelog
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
-# 127.0.0.1; prints the Markdown table of the README's "Performance" section and saves it, with the raw
+# 127.0.0.1; prints the Markdown table of doc/performance.md and saves it, with the raw
 # numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES (alternating loads per
 # server and comparison in a round, default 4), DURATION (seconds per slice, default 2) and BENCH_DIR (trees
 # and logs, default /tmp/espressomartini-bench) may be set too.

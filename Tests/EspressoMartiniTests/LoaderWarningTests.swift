@@ -25,6 +25,28 @@ import Testing
         #expect(tree?.exchanges.map(\.responses) == [[ConfiguredResponse()]])
     }
 
+    /// `$schema` names the file's JSON Schema for editors: silent in the top-level object and in the
+    /// objects of a sequence alike, and changing nothing.
+    @Test(arguments: [
+        #"{"$schema": "../../schemas/exchange-configuration.schema.json", "status_code": 201}"#,
+        #"[{"$schema": "file:///usr/share/espressomartini/schemas/exchange-configuration.schema.json", "status_code": 201}]"#,
+    ])
+    func aSchemaKeyIsAcceptedSilently(json: String) throws {
+        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [LoaderErrorCase.configuration: json]))
+        #expect(diagnostics.errors.isEmpty && diagnostics.warnings.isEmpty)
+        #expect(tree?.exchanges.map(\.responses) == [[ConfiguredResponse(statusCode: 201)]])
+    }
+
+    @Test func aSchemaKeyThatIsNoStringIsAWarning() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
+            LoaderErrorCase.configuration: #"[{"status_code": 201}, {"$schema": true}]"#,
+        ]))
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+            "\(LoaderErrorCase.at):1:36: warning: '$schema' names the file's JSON Schema for editors and should be a string, found a boolean; it is ignored",
+        ])
+        #expect(tree?.exchanges.map(\.responses) == [[ConfiguredResponse(statusCode: 201), ConfiguredResponse()]])
+    }
+
     @Test func aBodyOn204IsAWarningAndIsDropped() throws {
         let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
             LoaderErrorCase.configuration: #"{"status_code": 204, "body": {"a": 1}}"#,

@@ -120,6 +120,25 @@ import Testing
         #expect(configuration.hostname == "127.0.0.1")
     }
 
+    @Test func aSchemaKeyIsAcceptedSilently() throws {
+        let (configuration, diagnostics, _) = try Self.load("""
+            {
+              "$schema": "/usr/share/espressomartini/schemas/server-configuration.schema.json",
+              "port": 9000
+            }
+            """)
+        #expect(diagnostics == [])
+        #expect(configuration.port == 9000)
+    }
+
+    @Test func aSchemaKeyThatIsNoStringIsAWarning() throws {
+        let (configuration, diagnostics, _) = try Self.load(#"{"$schema": 1, "port": 9000}"#)
+        #expect(diagnostics == [
+            "\(Self.file):1:13: warning: '$schema' names the file's JSON Schema for editors and should be a string, found an integer; it is ignored",
+        ])
+        #expect(configuration.port == 9000)
+    }
+
     struct MistakeCase: Sendable, CustomTestStringConvertible {
         let testDescription: String
         let json: String

@@ -1,6 +1,6 @@
 import EspressoMartini
 
-/// The fixed routes every input is matched against: the README's precedence examples and the example
+/// The fixed routes every input is matched against: the precedence examples of doc/matching.md and the example
 /// tree's shapes, with several methods per path, `HEAD` without `GET` and `GET` without `HEAD`, a root
 /// `**`, and non-ASCII and punctuation literals.
 enum RouteTable {

@@ -83,6 +83,8 @@ extension ServerConfiguration {
                     continue
                 }
                 if member.key == "connection_timeout" { configuration.connectionTimeout = Int(number) } else { configuration.connectionLimit = Int(number) }
+            case SchemaReference.key:
+                SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":
                 break  // accepted for compatibility with the original tool; it has no effect
             default:

@@ -1,5 +1,6 @@
 /// Reads a method folder's `configuration.json` (one response object or a non-empty array of them)
-/// into responses, reporting every problem with its line and column.
+/// into responses, reporting every problem with its line and column. Any response object may name the
+/// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
     static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
 
@@ -90,6 +91,8 @@ struct ResponseReader {
                 } else if let file = responseFile(member.value, at: memberPath, into: &diagnostics) {
                     body = file
                 }
+            case SchemaReference.key:
+                SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
             default:
                 diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
             }

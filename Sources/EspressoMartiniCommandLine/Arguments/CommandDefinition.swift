@@ -12,6 +12,8 @@ public struct CommandDefinition: Sendable {
     public let ownOptions: [OptionDefinition]
     /// The commands typed after the root one (`run`, `endpoints`), as the root's help page lists them.
     public let subcommands: [CommandDefinition]
+    /// The optional word after the options, for commands that take one (`init [<dir>]`).
+    public let positional: PositionalArgument?
     /// Nil for a root with subcommands and for `help`, which print help pages.
     public let make: Make?
     /// The root's name for a subcommand, nil for the root; set when the root takes the subcommand.
@@ -20,8 +22,9 @@ public struct CommandDefinition: Sendable {
     /// A command; a root command takes `subcommands` (which have none of their own) as its own.
     public init(
         name: String, abstract: String, discussion: String = "", options: [OptionDefinition] = [],
-        subcommands: [CommandDefinition] = [], make: Make?
+        positional: PositionalArgument? = nil, subcommands: [CommandDefinition] = [], make: Make?
     ) {
+        self.positional = positional
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -63,7 +66,8 @@ public struct CommandDefinition: Sendable {
     public var usage: String {
         if !subcommands.isEmpty { return "\(invocation) <subcommand>" }
         if isHelp { return "\(invocation) [<subcommands> ...]" }
-        return ([invocation] + ownOptions.filter { !$0.isHidden }.map { "[\($0.synopsis)]" }).joined(separator: " ")
+        let options = ownOptions.filter { !$0.isHidden }.map { "[\($0.synopsis)]" }
+        return ([invocation] + options + (positional.map { [$0.synopsis] } ?? [])).joined(separator: " ")
     }
 
     private func placed(under root: String) -> CommandDefinition {

@@ -43,7 +43,11 @@ public struct CommandLineParser: Sendable {
         var onlyWordsFollow = false
         while let argument = arguments.popFirst() {
             guard !onlyWordsFollow, argument.hasPrefix("-"), argument != "-" else {
-                if command.isHelp { parsed.append(word: argument) } else { unexpected = unexpected ?? .unexpectedArgument(argument, in: command) }
+                if command.isHelp || (command.positional != nil && parsed.words.isEmpty) {
+                    parsed.append(word: argument)
+                } else {
+                    unexpected = unexpected ?? .unexpectedArgument(argument, in: command)
+                }
                 continue
             }
             if argument == "--" {

@@ -8,6 +8,8 @@ public struct ExitStatus: Error, Sendable {
 
     /// Bad arguments (EX_USAGE).
     public static let usageError = ExitStatus(code: 64)
+    /// `init` would overwrite a file, or cannot create one (EX_CANTCREAT).
+    public static let cannotCreate = ExitStatus(code: 73)
     /// The address cannot be bound (EX_UNAVAILABLE).
     public static let unavailable = ExitStatus(code: 69)
     /// Errors in the tree or the configuration (EX_CONFIG).

@@ -10,7 +10,7 @@ public struct ParsedArguments: Sendable {
     private var values: [String: Value] = [:]
 
     public init() {}
-    /// What follows the options: only `help` takes any (the command to describe).
+    /// What follows the options: the commands `help` describes, or a command's one positional argument.
     public private(set) var words: [String] = []
 
     public mutating func set(_ option: OptionDefinition, to value: Value) { values[option.name] = value }

@@ -49,19 +49,27 @@ struct BashCompletionScript {
         if !valueOptions.isEmpty {
             lines.append("        case $previous in")
             for option in valueOptions {
-                let completion = switch option.completion {
-                case .nothing: ""
-                case .files: #"_\#(program)_paths "$current" -f; "#
-                case .directories: #"_\#(program)_paths "$current" -d; "#
-                case .words(let words): #"_\#(program)_words "$current" \#(ShellQuoting.posix(ShellQuoting.wordList(words))); "#
-                }
-                lines.append("            \(option.longSpelling)) \(completion)return ;;")
+                lines.append("            \(option.longSpelling)) \(positionalCompletion(option.completion) ?? "")return ;;")
             }
             lines.append("        esac")
+        }
+        if let positional = command.positional, let completion = positionalCompletion(positional.completion) {
+            lines.append(#"        if [[ $current != -* ]]; then \#(completion)return; fi"#)
         }
         let words = CompletionShell.commands(after: command, root: root).map(\.name) + command.visibleOptions.flatMap(\.spellings)
         lines.append(#"        _\#(program)_words "$current" \#(ShellQuoting.posix(ShellQuoting.wordList(words)))"#)
         lines.append("        ;;")
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The call completing a value, ending in `; `; nil when nothing completes it.
+    private func positionalCompletion(_ completion: ValueCompletion) -> String? {
+        let program = root.name
+        return switch completion {
+        case .nothing: nil
+        case .files: #"_\#(program)_paths "$current" -f; "#
+        case .directories: #"_\#(program)_paths "$current" -d; "#
+        case .words(let words): #"_\#(program)_words "$current" \#(ShellQuoting.posix(ShellQuoting.wordList(words))); "#
+        }
     }
 }

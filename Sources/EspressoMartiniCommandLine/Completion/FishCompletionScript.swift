@@ -34,7 +34,13 @@ struct FishCompletionScript {
         let commands = CompletionShell.commands(after: command, root: root).map { following in
             "\(start) -a \(ShellQuoting.fish(following.name)) -d \(ShellQuoting.fish(following.abstract))"
         }
-        return options + commands
+        let positional: [String] = switch command.positional?.completion {
+        case .directories: [start + " -a '(__fish_complete_directories)'"]
+        case .files: [start + " -F"]
+        case .words(let words): [start + " -a " + ShellQuoting.fish(ShellQuoting.wordList(words))]
+        case .nothing, nil: []
+        }
+        return options + commands + positional
     }
 
     /// ` -x -a 'TRACE DEBUG …'`: whether the option takes a value (`-r`), and what completes it; `-x` is `-r`

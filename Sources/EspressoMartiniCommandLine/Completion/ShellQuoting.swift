@@ -1,7 +1,7 @@
 /// Quoting for the words the completion scripts embed (help texts, option names, value words).
-enum ShellQuoting {
+public enum ShellQuoting {
     /// Single quotes for bash and zsh: `it's` → `'it'\''s'`.
-    static func posix(_ text: String) -> String {
+    public static func posix(_ text: String) -> String {
         "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
     }
 

@@ -58,6 +58,9 @@ struct ZshCompletionScript {
         var specs = command.visibleOptions.map(optionSpec)
         let following = CompletionShell.commands(after: command, root: root)
         if !following.isEmpty { specs.append(ShellQuoting.posix(":command:(\(ShellQuoting.wordList(following.map(\.name))))")) }
+        if let positional = command.positional {
+            specs.append(ShellQuoting.posix("::\(escaped(positional.name)):\(action(positional.completion))"))
+        }
         return """
             \(functionName(command))() {
                 _arguments -s -S \\
@@ -75,19 +78,23 @@ struct ZshCompletionScript {
     /// the name (`=` when it takes a value, so that `--port=8080` completes too), the description, and for
     /// a value its name and what completes it.
     private func optionSpec(_ option: OptionDefinition) -> String {
-        let action = switch option.completion {
-        case .nothing: ""
-        case .files: "_files"
-        case .directories: "_files -/"
-        case .words(let words): "(\(ShellQuoting.wordList(words)))"
-        }
-        let value = option.valueName.map { ":\(escaped($0)):\(action)" } ?? ""
+        let value = option.valueName.map { ":\(escaped($0)):\(action(option.completion))" } ?? ""
         let description = "[\(escaped(option.help))]" + value
         if let shortName = option.shortName {
             let short = "-\(shortName)"
             return ShellQuoting.posix("(\(short) \(option.longSpelling))") + "{\(short),\(option.longSpelling)}" + ShellQuoting.posix(description)
         }
         return ShellQuoting.posix(option.longSpelling + (option.kind == .flag ? "" : "=") + description)
+    }
+
+    /// The `_arguments` action completing a value.
+    private func action(_ completion: ValueCompletion) -> String {
+        switch completion {
+        case .nothing: ""
+        case .files: "_files"
+        case .directories: "_files -/"
+        case .words(let words): "(\(ShellQuoting.wordList(words)))"
+        }
     }
 
     /// `_arguments` reads `\`, `[`, `]` and `:` in a description as syntax unless escaped.

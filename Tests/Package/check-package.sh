@@ -2,7 +2,7 @@
 # Checks a built espressomartini .deb the way an admin would meet it: the files it installs, the
 # binary it ships (run with the Swift toolchain out of reach), the systemd unit, lintian, the man
 # page against the real CLI, and the readiness notification to systemd.
-#   tests/package/check-package.sh dist/espressomartini_VERSION_ARCH.deb
+#   Tests/Package/check-package.sh dist/espressomartini_VERSION_ARCH.deb
 set -euo pipefail
 deb=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +17,9 @@ contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for path in \
   ./usr/bin/espressomartini \
   ./lib/systemd/system/espressomartini.service \
+  ./lib/systemd/system/espressomartini@.service \
+  ./usr/share/espressomartini/schemas/exchange-configuration.schema.json \
+  ./usr/share/espressomartini/schemas/server-configuration.schema.json \
   ./etc/espressomartini/configuration.json \
   ./etc/espressomartini/network-exchanges/api/hello/GET/configuration.json \
   ./usr/share/man/man1/espressomartini.1.gz \
@@ -30,6 +33,8 @@ dpkg-deb -e "$deb" "$work/control"
 grep -qx /etc/espressomartini/configuration.json "$work/control/conffiles" && pass "configuration.json is a conffile" || fail "configuration.json is not a conffile"
 grep -q 'deb-systemd-helper enable espressomartini.service\|deb-systemd-helper.*enable.*espressomartini.service' "$work/control/postinst" \
   && pass "the unit is enabled on install" || fail "postinst does not enable the unit"
+# The template has no instance until the admin names one: nothing may enable or start it.
+grep -q 'espressomartini@' "$work/control/postinst" && fail "postinst touches the template unit" || pass "the template unit is left for the admin to instantiate"
 
 echo "== the shipped binary, without the Swift toolchain"
 dpkg-deb -x "$deb" "$work/root"
@@ -55,24 +60,48 @@ if listing=$(run_isolated "$binary" endpoints --configuration "$configuration") 
 else
   fail "endpoints on the shipped tree: $listing"
 fi
+# One more tree beside it, as an instance of the template would have it: /etc/espressomartini/shop/, whose
+# configuration's requests folder resolves against its own folder.
+mkdir -p "$work/instances/shop"
+cp -r "$work/root/etc/espressomartini/configuration.json" "$work/root/etc/espressomartini/network-exchanges" "$work/instances/shop/"
+if listing=$(run_isolated "$binary" endpoints --configuration "$work/instances/shop/configuration.json") && grep -q '^GET  *\/api\/hello' <<<"$listing"; then
+  pass "endpoints lists an instance's tree beside its configuration"
+else
+  fail "endpoints on an instance's tree: $listing"
+fi
 if run_isolated python3 "$here/notify_ready.py" "$binary" "$configuration"; then
   pass "READY=1 reaches NOTIFY_SOCKET once the port answers; STOPPING=1 and exit 0 on SIGTERM"
 else
   fail "readiness notification / short run"
 fi
 
-echo "== the systemd unit"
-unit=$work/root/lib/systemd/system/espressomartini.service
-# verify wants the ExecStart binary to exist: check a copy pointing at the extracted one.
-sed "s|/usr/bin/espressomartini|$binary|" "$unit" > "$work/espressomartini.service"
-verify=$(systemd-analyze verify --man=no "$work/espressomartini.service" 2>&1 || true)
-[ -z "$verify" ] && pass "systemd-analyze verify prints nothing" || fail "systemd-analyze verify: $verify"
-security=$(systemd-analyze security --offline=true "$unit" 2>&1 | tail -n 1)
-exposure=$(sed -n 's/.*exposure level for [^:]*: *\([0-9.]*\).*/\1/p' <<<"$security")
-if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
-  pass "exposure $exposure (at most 2.0)"
+echo "== the systemd units"
+# verify wants the ExecStart binary to exist: check copies pointing at the extracted one. The template
+# is checked as it is and as the instance espressomartini@shop.
+units=$work/units
+mkdir -p "$units"
+for name in espressomartini.service espressomartini@.service espressomartini@shop.service; do
+  source_unit=$work/root/lib/systemd/system/${name/@shop/@}
+  sed "s|/usr/bin/espressomartini|$binary|" "$source_unit" > "$units/$name"
+  verify=$(systemd-analyze verify --man=no "$units/$name" 2>&1 || true)
+  [ -z "$verify" ] && pass "$name: systemd-analyze verify prints nothing" || fail "$name: systemd-analyze verify: $verify"
+  security=$(systemd-analyze security --offline=true "$units/$name" 2>&1 | tail -n 1)
+  exposure=$(sed -n 's/.*exposure level for [^:]*: *\([0-9.]*\).*/\1/p' <<<"$security")
+  if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
+    pass "$name: exposure $exposure (at most 2.0)"
+  else
+    fail "$name: exposure: $security"
+  fi
+done
+grep -qx 'ExecStart=/usr/bin/espressomartini run --configuration /etc/espressomartini/%i/configuration.json' \
+  "$work/root/lib/systemd/system/espressomartini@.service" \
+  && pass "espressomartini@NAME serves /etc/espressomartini/NAME/configuration.json" || fail "the template's ExecStart"
+# Both units harden alike: the template differs only in its comments, Description and ExecStart.
+hardening() { grep -v -e '^#' -e '^Description=' -e '^ExecStart=' "$1"; }
+if diff <(hardening "$work/root/lib/systemd/system/espressomartini.service") <(hardening "$work/root/lib/systemd/system/espressomartini@.service") >/dev/null; then
+  pass "the template unit has the plain unit's settings"
 else
-  fail "exposure: $security"
+  fail "the template unit's settings differ from the plain unit's"
 fi
 
 echo "== lintian"
@@ -84,7 +113,7 @@ fi
 
 echo "== the man page against the real CLI"
 man_flags=$(zcat "$work/root/usr/share/man/man1/espressomartini.1.gz" | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
-help_flags=$(for command in "" run endpoints; do run_isolated "$binary" $command --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u)
+help_flags=$(for command in "" run endpoints init; do run_isolated "$binary" $command --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u)
 missing_in_man=$(comm -13 <(echo "$man_flags") <(echo "$help_flags"))
 unknown_in_man=$(comm -23 <(echo "$man_flags") <(echo "$help_flags"))
 [ -z "$missing_in_man" ] && pass "the man page documents every flag" || fail "flags missing from the man page: $missing_in_man"

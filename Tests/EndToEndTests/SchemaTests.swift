@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+
+/// §2, §7, §9: the JSON Schemas of `schemas/` (for editors) against the example trees and the loader.
+/// A real validator checks them: Python's `jsonschema` (python3-jsonschema, installed by `make test-deps`);
+/// without it these tests fail and say so.
+@Suite("JSON Schemas")
+struct SchemaTests {
+    /// Tests/EndToEndTests/SchemaTests.swift → the package root.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let schemaFileNames: [SchemaKind: String] = [
+        .exchange: "exchange-configuration.schema.json", .server: "server-configuration.schema.json",
+    ]
+
+    enum SchemaKind: String, Sendable { case exchange, server }
+
+    /// What the loader says of a file: nothing, warnings only, or errors.
+    enum LoaderVerdict: String, Sendable { case clean, warning, error }
+
+    // MARK: - The examples
+
+    @Test("every configuration.json of the example trees is valid against its schema and loads without a warning")
+    func examplesAreValid() async throws {
+        let trees = ["network-exchanges", "debian/etc/espressomartini/network-exchanges"]
+        let exchangeFiles = try trees.flatMap { try Self.configurationFiles(under: $0) }
+        #expect(exchangeFiles.count >= 15)
+        let serverFiles = ["configuration.json", "debian/etc/espressomartini/configuration.json"]
+        for (kind, files) in [(SchemaKind.exchange, exchangeFiles), (.server, serverFiles)] {
+            let verdicts = try Self.validate(kind, files.map { Self.packageRoot.appendingPathComponent($0).path })
+            for file in files {
+                #expect(verdicts[Self.packageRoot.appendingPathComponent(file).path] == "valid", "\(file)")
+            }
+        }
+        for configuration in serverFiles {
+            let outcome = try await ServerProcess.runToCompletion(
+                ["endpoints", "--configuration", Self.packageRoot.appendingPathComponent(configuration).path], in: Self.packageRoot
+            )
+            #expect(outcome.exitCode == 0 && outcome.standardError.isEmpty, "\(configuration): \(outcome)")
+        }
+    }
+
+    /// A file that is an object names its schema, so that editors find it: the repository's examples by a
+    /// path relative to the file, the package's by the installed schema's file URL. (An array cannot.)
+    @Test("the example files that are objects name their schema")
+    func examplesNameTheirSchema() throws {
+        var files = try Self.configurationFiles(under: "network-exchanges").map { ($0, SchemaKind.exchange) }
+        files += try Self.configurationFiles(under: "debian/etc/espressomartini/network-exchanges").map { ($0, SchemaKind.exchange) }
+        files += [("configuration.json", .server), ("debian/etc/espressomartini/configuration.json", .server)]
+        var named = 0
+        for (file, kind) in files {
+            let url = Self.packageRoot.appendingPathComponent(file)
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+            guard let object = document as? [String: Any] else { continue }
+            let reference = try #require(object["$schema"] as? String, "\(file) does not name its schema")
+            let schemaName = try #require(Self.schemaFileNames[kind])
+            if file.hasPrefix("debian/") {
+                #expect(reference == "file:///usr/share/espressomartini/schemas/" + schemaName, "\(file)")
+            } else {
+                #expect(reference.hasPrefix("."), "\(file): editors resolve a relative $schema only when it starts with '.'")
+                let target = url.deletingLastPathComponent().appendingPathComponent(reference).standardizedFileURL
+                #expect(target.path == Self.packageRoot.appendingPathComponent("schemas/" + schemaName).path, "\(file): \(reference)")
+            }
+            named += 1
+        }
+        #expect(named >= 15)
+    }
+
+    // MARK: - Schema and loader agree
+
+    /// One file, what the loader says of it, and whether the rule it breaks is beyond what a schema can
+    /// check (a file that must exist, a key given twice, an integer written with a fraction).
+    struct AgreementCase: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let kind: SchemaKind
+        let json: String
+        let loader: LoaderVerdict
+        let beyondTheSchema: Bool
+
+        init(_ name: String, _ kind: SchemaKind, _ json: String, _ loader: LoaderVerdict, beyondTheSchema: Bool = false) {
+            testDescription = "\(kind.rawValue): \(name)"
+            self.kind = kind
+            self.json = json
+            self.loader = loader
+            self.beyondTheSchema = beyondTheSchema
+        }
+
+        /// The schema flags what the loader warns about (unknown keys, a body that is not sent, a header
+        /// the server sets) as well as its errors: it accepts exactly the files that load without a word,
+        /// except for the rules beyond it.
+        var schemaAccepts: Bool { loader == .clean || beyondTheSchema }
+    }
+
+    static let cases: [AgreementCase] = [
+        .init("the empty object", .exchange, "{}", .clean),
+        .init("every key", .exchange, #"{"$schema": "x.json", "status_code": 201, "headers": {"X-A": "1", "Set-Cookie": ["a=1", "b=2"]}, "response_file": "data.json", "delay": 0.5}"#, .clean),
+        .init("a sequence", .exchange, #"[{"status_code": 202, "delay": 1}, {"body": {"a": [1, 2]}}, {"$schema": "x.json"}]"#, .clean),
+        .init("an inline string", .exchange, #"{"body": "text", "status_code": 599}"#, .clean),
+        .init("an inline null", .exchange, #"{"body": null}"#, .clean),
+        .init("204 without a body", .exchange, #"{"status_code": 204, "headers": {"ETag": "\"1\""}}"#, .clean),
+        .init("an unknown key", .exchange, #"{"status": 201}"#, .warning),
+        .init("a body on 204", .exchange, #"{"status_code": 204, "body": "x"}"#, .warning),
+        .init("a file on 304", .exchange, #"[{}, {"status_code": 304, "response_file": "data.json"}]"#, .warning),
+        .init("Content-Length in headers", .exchange, #"{"headers": {"Content-Length": "5"}}"#, .warning),
+        .init("Transfer-Encoding in headers", .exchange, #"{"headers": {"transfer-encoding": "chunked"}}"#, .warning),
+        .init("$schema that is no string", .exchange, #"{"$schema": 1}"#, .warning),
+        .init("an empty array", .exchange, "[]", .error),
+        .init("a string", .exchange, #""text""#, .error),
+        .init("a number in a sequence", .exchange, "[{}, 1]", .error),
+        .init("status 199", .exchange, #"{"status_code": 199}"#, .error),
+        .init("status 600", .exchange, #"{"status_code": 600}"#, .error),
+        .init("status as a string", .exchange, #"{"status_code": "200"}"#, .error),
+        .init("status with a fraction", .exchange, #"{"status_code": 200.5}"#, .error),
+        .init("a negative delay", .exchange, #"{"delay": -1}"#, .error),
+        .init("a delay as a string", .exchange, #"{"delay": "1"}"#, .error),
+        .init("body and response_file", .exchange, #"{"body": "a", "response_file": "data.json"}"#, .error),
+        .init("an empty response_file", .exchange, #"{"response_file": ""}"#, .error),
+        .init("an absolute response_file", .exchange, #"{"response_file": "/etc/hostname"}"#, .error),
+        .init("response_file as a number", .exchange, #"{"response_file": 3}"#, .error),
+        .init("headers as an array", .exchange, #"{"headers": ["X-A: 1"]}"#, .error),
+        .init("a header name with a space", .exchange, #"{"headers": {"Bad Name": "x"}}"#, .error),
+        .init("a header value as a number", .exchange, #"{"headers": {"X-A": 1}}"#, .error),
+        .init("an empty header array", .exchange, #"{"headers": {"X-A": []}}"#, .error),
+        .init("a header value with a line break", .exchange, #"{"headers": {"X-A": "a\nb"}}"#, .error),
+        .init("a number among header values", .exchange, #"{"headers": {"X-A": ["a", 2]}}"#, .error),
+        .init("a missing response_file", .exchange, #"{"response_file": "missing.json"}"#, .error, beyondTheSchema: true),
+        .init("a response_file outside the tree", .exchange, #"{"response_file": "../../outside.json"}"#, .error, beyondTheSchema: true),
+        .init("a status written 200.0", .exchange, #"{"status_code": 200.0}"#, .error, beyondTheSchema: true),
+        .init("a key given twice", .exchange, #"{"status_code": 201, "status_code": 202}"#, .error, beyondTheSchema: true),
+
+        .init("the empty object", .server, "{}", .clean),
+        .init("every key", .server, #"{"$schema": "x.json", "hostname": "::", "port": 0, "delay": 0.25, "log_level": "debug", "requests_folder": "network-exchanges", "headers": {"X-Mock": "1", "Set-Cookie": ["a=1", "b=2"]}, "admin": false, "watch": false, "connection_timeout": 86400, "connection_limit": 1, "environment": {"any": "thing"}}"#, .clean),
+        .init("logLevel in mixed case", .server, #"{"logLevel": "Warning", "port": 65535}"#, .clean),
+        .init("an unknown key", .server, #"{"hostnme": "0.0.0.0"}"#, .warning),
+        .init("$schema that is no string", .server, #"{"$schema": false}"#, .warning),
+        .init("Content-Length in headers", .server, #"{"headers": {"CONTENT-LENGTH": "1"}}"#, .warning),
+        .init("an array", .server, "[]", .error),
+        .init("port 65536", .server, #"{"port": 65536}"#, .error),
+        .init("a negative port", .server, #"{"port": -1}"#, .error),
+        .init("port as a string", .server, #"{"port": "8080"}"#, .error),
+        .init("a negative delay", .server, #"{"delay": -0.5}"#, .error),
+        .init("an unknown log level", .server, #"{"log_level": "verbose"}"#, .error),
+        .init("a log level as a number", .server, #"{"log_level": 3}"#, .error),
+        .init("an empty requests folder", .server, #"{"requests_folder": ""}"#, .error),
+        .init("an empty hostname", .server, #"{"hostname": ""}"#, .error),
+        .init("admin as a string", .server, #"{"admin": "yes"}"#, .error),
+        .init("watch as a number", .server, #"{"watch": 1}"#, .error),
+        .init("connection_timeout 0", .server, #"{"connection_timeout": 0}"#, .error),
+        .init("connection_limit 65537", .server, #"{"connection_limit": 65537}"#, .error),
+        .init("a header value as a number", .server, #"{"headers": {"X-A": 1}}"#, .error),
+        .init("a requests folder that does not exist", .server, #"{"requests_folder": "missing"}"#, .error, beyondTheSchema: true),
+        .init("a port written 8080.0", .server, #"{"port": 8080.0}"#, .error, beyondTheSchema: true),
+        .init("a key given twice", .server, #"{"port": 1, "port": 2}"#, .error, beyondTheSchema: true),
+    ]
+
+    /// Every case's file checked against its schema in one validator run per kind, by case description.
+    static let schemaVerdicts: Result<[String: String], SchemaValidationError> = {
+        do {
+            let folder = try TemporaryTree()
+            defer { folder.remove() }
+            var verdicts: [String: String] = [:]
+            for kind in [SchemaKind.exchange, .server] {
+                var paths: [String: String] = [:]
+                for (index, agreementCase) in cases.enumerated() where agreementCase.kind == kind {
+                    let path = folder.url.appendingPathComponent("case-\(index).json").path
+                    try Data(agreementCase.json.utf8).write(to: URL(fileURLWithPath: path))
+                    paths[path] = agreementCase.testDescription
+                }
+                for (path, verdict) in try validate(kind, Array(paths.keys)) {
+                    verdicts[paths[path] ?? path] = verdict
+                }
+            }
+            return .success(verdicts)
+        } catch let error as SchemaValidationError {
+            return .failure(error)
+        } catch {
+            return .failure(SchemaValidationError(description: "\(error)"))
+        }
+    }()
+
+    @Test("the schema accepts exactly the files the loader reads without a word, except rules beyond a schema", arguments: cases)
+    func schemaAndLoaderAgree(_ agreementCase: AgreementCase) async throws {
+        let verdict = try #require(try Self.schemaVerdicts.get()[agreementCase.testDescription])
+        #expect(try await Self.loaderVerdict(agreementCase) == agreementCase.loader)
+        #expect(verdict.hasPrefix("valid") == agreementCase.schemaAccepts, "the schema says \(verdict)")
+    }
+
+    /// Loads the case's file with `endpoints`: as a method folder's configuration.json beside a data.json,
+    /// or as the server configuration beside a one-exchange tree.
+    static func loaderVerdict(_ agreementCase: AgreementCase) async throws -> LoaderVerdict {
+        let tree: TemporaryTree
+        let arguments: [String]
+        switch agreementCase.kind {
+        case .exchange:
+            tree = try TemporaryTree(
+                exchanges: ["GET/configuration.json": .text(agreementCase.json), "GET/data.json": "{}"],
+                files: ["outside.json": "{}"]
+            )
+            arguments = ["endpoints", "--requests-folder", TemporaryTree.requestsFolder]
+        case .server:
+            tree = try TemporaryTree(exchanges: ["GET/": .folder], configuration: agreementCase.json)
+            arguments = ["endpoints", "--configuration", "configuration.json"]
+        }
+        defer { tree.remove() }
+        let outcome = try await ServerProcess.runToCompletion(arguments, in: tree.url)
+        switch outcome.exitCode {
+        case 78: return .error
+        case 0 where outcome.standardError.isEmpty: return .clean
+        case 0 where outcome.standardError.contains(": warning: ") && !outcome.standardError.contains(": error: "): return .warning
+        default: throw SchemaValidationError(description: "unexpected outcome of endpoints: \(outcome)")
+        }
+    }
+
+    // MARK: - Helpers
+
+    struct SchemaValidationError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The `configuration.json` files under a folder of the repository, relative to its root.
+    static func configurationFiles(under folder: String) throws -> [String] {
+        let root = packageRoot.appendingPathComponent(folder)
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root.path))
+        return enumerator.compactMap { $0 as? String }
+            .filter { $0.hasSuffix("configuration.json") }
+            .map { folder + "/" + $0 }
+            .sorted()
+    }
+
+    /// Runs Tests/Schemas/validate.py with Debian's Python (which python3-jsonschema serves), else the
+    /// `python3` on PATH; returns each file's verdict, `valid` or `invalid: MESSAGE`.
+    static func validate(_ kind: SchemaKind, _ files: [String]) throws -> [String: String] {
+        let process = Process()
+        let debianPython = "/usr/bin/python3"
+        if FileManager.default.isExecutableFile(atPath: debianPython) {
+            process.executableURL = URL(fileURLWithPath: debianPython)
+            process.arguments = []
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3"]
+        }
+        process.arguments! += [
+            packageRoot.appendingPathComponent("Tests/Schemas/validate.py").path,
+            packageRoot.appendingPathComponent("schemas").path, kind.rawValue,
+        ] + files
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw SchemaValidationError(description: "cannot run python3 (\(error)); install python3 and python3-jsonschema (make test-deps)")
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SchemaValidationError(description: "validate.py exited \(process.terminationStatus): \(errorText)")
+        }
+        var verdicts: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            for file in files where line.hasPrefix(file + ": ") {
+                verdicts[file] = String(line.dropFirst(file.count + 2))
+            }
+        }
+        guard verdicts.count == files.count else {
+            throw SchemaValidationError(description: "validate.py answered for \(verdicts.count) of \(files.count) files: \(text)\(errorText)")
+        }
+        return verdicts
+    }
+}

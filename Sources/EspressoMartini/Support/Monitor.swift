@@ -8,15 +8,12 @@ import Darwin
 /// until another changes the value and calls `signal()`. Pthread primitives, like `Locked`'s, so that
 /// the thread sanitizer sees the ordering they give.
 public final class Monitor<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Value
 
     public init(_ value: Value) {
         self.value = value
-        mutex = UnsafeMutablePointer.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = UnsafeMutablePointer.allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
@@ -25,13 +22,11 @@ public final class Monitor<Value>: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&value)
     }
 
@@ -39,10 +34,10 @@ public final class Monitor<Value>: @unchecked Sendable {
     /// calls until a `signal()`; a wake-up without one is possible, hence the loop. `isReady` runs under
     /// the lock and may change the value, for instance to note that a thread sleeps.
     public func wait(until isReady: (inout Value) -> Bool) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         while !isReady(&value) {
-            pthread_cond_wait(condition, mutex)
+            pthread_cond_wait(condition, mutex.pointer)
         }
     }
 

@@ -6,8 +6,8 @@ import Darwin
 
 extension Array where Element: Sendable {
     /// `map` on every core, results in order. For work that is mostly system calls (a large tree's
-    /// folders and files), where two cores nearly halve the time. The calling thread works too, with
-    /// one `SystemThread` per other core; all have ended when it returns.
+    /// folders and files), which the kernel then serves on several cores at once. The calling thread
+    /// works too, with one `SystemThread` per other core; all have ended when it returns.
     public func concurrentMap<Result>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         let threads = Swift.min(count, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         guard threads > 1 else { return map(transform) }

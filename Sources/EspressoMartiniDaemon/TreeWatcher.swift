@@ -1,24 +1,27 @@
-import Dispatch
 import EspressoMartini
 import Glibc
 
 /// Watches every folder of the requests tree with inotify (new sub-folders included) and calls
 /// `onChange` once per burst of changes: after 150 ms without a new event, or 500 ms after the
-/// first one at the latest, so that a change is served within a second.
+/// first one at the latest, so that a change is served within a second. One thread of its own waits
+/// in `poll` (with no timeout while no change is pending: an idle watcher does not wake) and calls
+/// `onChange`; `stop()` ends it.
 public final class TreeWatcher: @unchecked Sendable {
-    static let quiet: DispatchTimeInterval = .milliseconds(150)
-    static let longest: DispatchTimeInterval = .milliseconds(500)
-    static let longestForWriters: DispatchTimeInterval = .seconds(2)
+    static let quiet: Duration = .milliseconds(150)
+    static let longest: Duration = .milliseconds(500)
+    static let longestForWriters: Duration = .seconds(2)
     static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
     private let folder: String
     private let descriptor: Int32
-    private let queue = DispatchQueue(label: "espressomartini.watcher")
+    /// A pipe (read end, write end): `stop()` writes a byte to end the thread's `poll`.
+    private let stopPipe: (reading: Int32, writing: Int32)
     private let onChange: @Sendable () -> Void
-    private var source: DispatchSourceRead?
-    // Touched on `queue` only.
-    private var pending: DispatchWorkItem?
-    private var firstEvent: DispatchTime?
+    private var thread: SystemThread?
+    // Touched on the watcher's thread only.
+    /// When the pending reload is due; nil while no change is pending.
+    private var due: ContinuousClock.Instant?
+    private var firstEvent: ContinuousClock.Instant?
     /// Files modified and not yet closed by their writer (watch and name): a file rewritten in place
     /// is empty between its truncation and the write, so the reload waits for the close, up to `longestForWriters`.
     private var beingWritten: Set<String> = []
@@ -30,20 +33,52 @@ public final class TreeWatcher: @unchecked Sendable {
     public init(folder: String, onChange: @escaping @Sendable () -> Void) throws {
         self.folder = folder
         self.onChange = onChange
+        var pipeEnds: [Int32] = [-1, -1]
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else {
-            throw WatchError(description: "cannot watch \(folder) for changes: \(String(cString: strerror(errno)))")
+        guard descriptor >= 0, pipe(&pipeEnds) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw WatchError(description: "cannot watch \(folder) for changes: \(reason)")
         }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        stopPipe = (pipeEnds[0], pipeEnds[1])
         watchAll()
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [unowned self] in drainEvents() }
-        source.resume()
-        self.source = source
+        thread = SystemThread { [self] in run() }
     }
 
     deinit {
-        source?.cancel()
         close(descriptor)
+        close(stopPipe.reading)
+        close(stopPipe.writing)
+    }
+
+    /// Ends the watching: returns once the thread has ended, after any `onChange` it was running.
+    /// Call it once.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopPipe.writing, &byte, 1)
+        thread?.join()
+    }
+
+    /// The thread's loop: waits for events, `stop()`, or the pending reload's time.
+    private func run() {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.reading, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeoutUntilDue())
+            if ready < 0 && errno != EINTR { return }
+            if descriptors[1].revents != 0 { return }
+            if descriptors[0].revents != 0 { drainEvents() }
+            if let due, ContinuousClock.now >= due { reloadIfSettled() }
+        }
+    }
+
+    /// Milliseconds until the pending reload is due (rounded up), or -1 (no timeout) when none is.
+    private func timeoutUntilDue() -> Int32 {
+        guard let due else { return -1 }
+        let left = ContinuousClock.now.duration(to: due)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
     /// Adds a watch on every folder of the tree; folders already watched keep their watch. A folder
@@ -68,30 +103,31 @@ public final class TreeWatcher: @unchecked Sendable {
             noteWriters(in: buffer[..<count])
         }
         guard sawEvent else { return }
-        let now = DispatchTime.now()
+        let now = ContinuousClock.now
         if firstEvent == nil { firstEvent = now }
         schedule(after: now)
     }
 
-    /// Reloads after `quiet` without events, or at `longest` after the first one, but not while a file
-    /// is still being written (within `longestForWriters`).
-    private func schedule(after now: DispatchTime) {
-        pending?.cancel()
+    /// Sets the reload for `quiet` after `now`, or `longest` after the first event at the latest
+    /// (`longestForWriters` while a file is still being written).
+    private func schedule(after now: ContinuousClock.Instant) {
         let first = firstEvent ?? now
-        let work = DispatchWorkItem { [unowned self] in
-            if !beingWritten.isEmpty && DispatchTime.now() < first + Self.longestForWriters {
-                schedule(after: DispatchTime.now())
-                return
-            }
-            firstEvent = nil
-            pending = nil
-            beingWritten.removeAll()
-            watchAll()  // before reloading, so a change made during the reload is seen too
-            onChange()
-        }
-        pending = work
         let latest = beingWritten.isEmpty ? first + Self.longest : first + Self.longestForWriters
-        queue.asyncAfter(deadline: min(now + Self.quiet, latest), execute: work)
+        due = min(now + Self.quiet, latest)
+    }
+
+    /// The reload, when due: put off while a file is still being written (within `longestForWriters`).
+    private func reloadIfSettled() {
+        let now = ContinuousClock.now
+        if !beingWritten.isEmpty, let first = firstEvent, now < first + Self.longestForWriters {
+            schedule(after: now)
+            return
+        }
+        due = nil
+        firstEvent = nil
+        beingWritten.removeAll()
+        watchAll()  // before reloading, so a change made during the reload is seen too
+        onChange()
     }
 
     /// Follows `IN_MODIFY` and `IN_CLOSE_WRITE` in a batch of `inotify_event`s (a 16-byte header, then

@@ -1,11 +1,12 @@
-import Dispatch
 import EspressoMartini
 import Glibc
 import Logging
 
 /// Collects log lines in memory and writes them to standard error from one background thread, so that
 /// a worker thread answering a request never waits on a `write` (a terminal or a slow pipe can block).
-/// Lines reach standard error within about 10 ms, in the order they were logged, and are flushed at exit.
+/// The writer thread sleeps until a line comes, then writes what `batchWindow` gathers in one `write`:
+/// lines reach standard error within about 10 ms, in the order they were logged, and are flushed at
+/// exit. While nothing is logged, nothing wakes.
 final class LogWriter: Sendable {
     static let shared = LogWriter()
 
@@ -13,23 +14,38 @@ final class LogWriter: Sendable {
     static let backlogLimit = 8 * 1024 * 1024
     /// Largest buffer kept between writes.
     static let keptCapacity = 256 * 1024
+    /// How long the writer lets lines gather after it wakes, in microseconds: a busy server's lines
+    /// go out in one `write` per window.
+    static let batchWindow: useconds_t = 10_000
 
     private struct Backlog {
         var bytes: [UInt8] = []
         var dropped = 0
+        /// The writer thread sleeps until a line comes: the first line after it fell asleep wakes it.
+        var writerSleeps = false
     }
 
-    private let backlog = Locked(Backlog())
+    private let backlog = Monitor(Backlog())
     /// The buffer last written, handed back to the backlog at the next flush with its capacity: no
     /// line waits on the buffer growing again after every write.
     private let spare = Locked([UInt8]())
 
     private init() {
-        DispatchQueue(label: "espressomartini.log-writer").async { [self] in
+        SystemThread.detached { [self] in
             while true {
-                usleep(10_000)
+                waitForLines()
+                usleep(Self.batchWindow)
                 flush()
             }
+        }
+    }
+
+    /// Returns once the backlog holds a line (or a count of dropped ones), sleeping until then.
+    private func waitForLines() {
+        backlog.wait { backlog in
+            let empty = backlog.bytes.isEmpty && backlog.dropped == 0
+            backlog.writerSleeps = empty
+            return !empty
         }
     }
 
@@ -47,24 +63,29 @@ final class LogWriter: Sendable {
     /// stack, then copies it into the backlog under the lock, which is held for that copy only. Past
     /// the backlog limit the line is only counted. Two threads may take their timestamps in one order
     /// and their turns at the lock in the other: lines are in the backlog's order, to the millisecond.
+    /// The writer thread is signalled only when it sleeps: a busy server pays no system call a line.
     private func appendLine(_ level: Logger.Level, longest: Int, _ body: (inout LineBuffer) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StandardErrorLogHandler.prefixLimit + longest + 1) { memory in
             var line = LineBuffer(memory)
             StandardErrorLogHandler.appendPrefix(level, to: &line)
             body(&line)
             line.append(UInt8(ascii: "\n"))
-            backlog.withLock { backlog in
-                guard backlog.bytes.count <= Self.backlogLimit else {
+            let wakeWriter = backlog.withLock { backlog in
+                if backlog.bytes.count <= Self.backlogLimit {
+                    backlog.bytes.append(contentsOf: line.bytes)
+                } else {
                     backlog.dropped += 1
-                    return
                 }
-                backlog.bytes.append(contentsOf: line.bytes)
+                let sleeps = backlog.writerSleeps
+                backlog.writerSleeps = false
+                return sleeps
             }
+            if wakeWriter { backlog.signal() }
         }
     }
 
-    /// Writes everything logged so far. The spare buffer's lock serializes the writes (the background
-    /// loop and a final flush), keeping lines in order.
+    /// Writes everything logged so far. The spare buffer's lock serializes the writes (the writer
+    /// thread's and a final flush), keeping lines in order.
     func flush() {
         spare.withLock { spare in
             let dropped = backlog.withLock { backlog in
@@ -73,7 +94,7 @@ final class LogWriter: Sendable {
                 return backlog.dropped
             }
             Self.write(spare)
-            // Kept for the next swap, unless a burst made it larger than 10 ms of a busy server's lines.
+            // Kept for the next swap, unless a burst made it larger than one window of a busy server's lines.
             if spare.capacity > Self.keptCapacity { spare = [] } else { spare.removeAll(keepingCapacity: true) }
             if dropped > 0 {
                 Self.write(Array("espressomartini: \(dropped) log lines dropped: standard error was not read fast enough\n".utf8))

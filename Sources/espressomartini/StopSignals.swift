@@ -1,41 +1,43 @@
-import Dispatch
+import EspressoMartini
 import Glibc
 
 /// SIGINT and SIGTERM stop the daemon; SIGHUP calls `onHangUp`. Blocked from the start (`block()`) and
-/// installed before the daemon says it is ready, so that a signal sent as soon as it is ready is never
-/// met by the default action (which for SIGHUP kills the process), nor lost.
+/// taken with `sigwait` by the thread in `wait()`, so that a signal sent as soon as the daemon is ready
+/// is never met by the default action (which for SIGHUP kills the process), nor lost: until that
+/// thread takes it, it waits in the process's queue. Nothing wakes while no signal comes.
 final class StopSignals {
-    private let stop = DispatchSemaphore(value: 0)
-    /// Kept alive for real: an optimised build releases sources only assigned to `_`, and the
-    /// signals are then ignored.
-    private var sources: [DispatchSourceSignal] = []
+    private let onHangUp: @Sendable () -> Void
 
     private static let numbers = [SIGINT, SIGTERM, SIGHUP]
 
     /// Blocks the signals in the calling thread; call it before any other thread starts, so that every
-    /// thread inherits the mask. A signal then waits in the process's queue until libdispatch, which
-    /// reads them through a signalfd, has set up its source. Unblocked, a signal that arrived before
-    /// then was ignored, and one taken by another thread was lost: SIGTERM, once in a while, did nothing.
+    /// thread inherits the mask and none takes a signal meant for `wait()`.
     static func block() {
+        var set = signalSet
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    private static var signalSet: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         for number in numbers { sigaddset(&set, number) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+        return set
     }
 
     init(onHangUp: @escaping @Sendable () -> Void) {
         signal(SIGPIPE, SIG_IGN)
-        let stop = self.stop
-        sources = Self.numbers.map { (number: Int32) in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { if number == SIGHUP { onHangUp() } else { _ = stop.signal() } }
-            source.resume()
-            return source
-        }
+        self.onHangUp = onHangUp
     }
 
-    /// Blocks until SIGINT or SIGTERM.
+    /// Blocks until SIGINT or SIGTERM. Each SIGHUP meanwhile runs `onHangUp` on a thread of its own,
+    /// so that a stop signal is taken even while it runs.
     func wait() {
-        stop.wait()
+        var set = Self.signalSet
+        while true {
+            var number: Int32 = 0
+            guard sigwait(&set, &number) == 0 else { continue }
+            if number != SIGHUP { return }
+            SystemThread.detached(onHangUp)
+        }
     }
 }

@@ -50,11 +50,7 @@ extension ServerConfiguration {
                 }
                 configuration.port = Int(port)
             case "delay":
-                guard let seconds = member.value.numberValue else { wrongType("a number of seconds"); continue }
-                guard seconds >= 0 else {
-                    diagnostics.error(file, at, "'delay' must not be negative; use 0 or more seconds")
-                    continue
-                }
+                guard let seconds = DelayParser.parse(member.value, at: path, file: file, map: map, into: &diagnostics) else { continue }
                 configuration.delay = seconds
             case "log_level", "logLevel":
                 guard case .string(let name) = member.value else { wrongType("a string"); continue }

@@ -94,12 +94,6 @@ public enum FileSystem {
         return got
     }
 
-    public static var currentDirectory: String {
-        guard let cwd = getcwd(nil, 0) else { return "." }
-        defer { free(cwd) }
-        return String(cString: cwd)
-    }
-
     /// `name` joined to `folder`, with no doubled slash; an absolute `name` stands alone.
     /// Looks at bytes: `hasPrefix` and `hasSuffix` compare characters, which costs on thousands of paths.
     public static func join(_ folder: String, _ name: String) -> String {

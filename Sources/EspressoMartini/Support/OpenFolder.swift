@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// A folder held open while the loader works in it. Its entries and files are opened relative to it,
-/// so the kernel looks up one or two names instead of the whole path each time: on a tree of
-/// thousands of folders, path lookups were a good part of the load.
+/// so the kernel looks up one or two names, not the whole path, each time: on a tree of thousands
+/// of folders, path lookups are a good part of the load.
 /// Shared across cores only to open entries relative to it, which the kernel allows at any time.
 public final class OpenFolder: @unchecked Sendable {
     private let descriptor: Int32
@@ -88,8 +88,8 @@ public final class OpenFolder: @unchecked Sendable {
     }
 
     /// Checks the file `name` in the sub-folder `folder` without opening it or following a link in its
-    /// last component: one `stat`, instead of the open, stat, read and close of reading it (a tree of
-    /// thousands of files loads a fifth faster). The server reads it once the tree is in service.
+    /// last component: one `stat`, not the open, stat, read and close of reading it, which count on
+    /// trees of thousands of files. The server reads it once the tree is in service.
     public func checkFile(_ name: String, inFolder folder: String) -> FileCheck {
         Self.withPath(folder, name) { path in
             FileCheck(

@@ -71,14 +71,7 @@ struct ResponseReader {
             case "headers":
                 headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
             case "delay":
-                guard let seconds = member.value.numberValue else {
-                    diagnostics.error(file, map.value(memberPath), "'delay' must be a number of seconds, found \(member.value.kindName)")
-                    continue
-                }
-                guard seconds >= 0 else {
-                    diagnostics.error(file, map.value(memberPath), "'delay' must not be negative; use 0 or more seconds")
-                    continue
-                }
+                guard let seconds = DelayParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
                 delay = seconds
             case "body", "response_file":
                 if let other = bodyKey {

@@ -104,7 +104,7 @@ public struct TreeLoader: Sendable {
             }
             let method = HTTPMethod(name: name)
             // A method folder nearly always holds its configuration: reading it straight away spares
-            // listing the folder (a third of the system calls of a large tree's load).
+            // listing the folder, a large share of the system calls of a large tree's load.
             if let method, let contents = parent.contents(of: TreeLoader.configurationFileName, inFolder: name) {
                 readExchange(
                     method: method, in: parent, name: name, knownRealPath: knownRealPath, chain: chain,

@@ -101,7 +101,8 @@ struct Run: Command {
                 logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
             }
         }
-        withExtendedLifetime(watcher) { signals.wait() }
+        signals.wait()
+        watcher?.stop()
         ServiceManager.stopping()
         logger.notice("stopping: finishing the requests in flight")
         server.stop()

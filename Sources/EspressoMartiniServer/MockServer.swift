@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Dispatch
 import EspressoMartini
 import EspressoMartiniDaemon
 import Glibc
@@ -27,7 +26,7 @@ public final class MockServer: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     /// Set by `stop`; then the request that brings `inFlight` to 0 signals `drained`.
     private let stopping = Atomic<Bool>(false)
-    private let drained = DispatchSemaphore(value: 0)
+    private let drained = Monitor(())
     private var daemon: OpaquePointer?
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
@@ -100,10 +99,10 @@ public final class MockServer: @unchecked Sendable {
 
     /// Returns once no request is in flight, or after `limit`.
     private func waitUntilDrained(for limit: Duration) {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000))
-        while inFlight.load(ordering: .sequentiallyConsistent) > 0 {
-            if drained.wait(timeout: deadline) == .timedOut { return }
-        }
+        let deadline = Monitor<Void>.now() + UInt64(limit.components.seconds) * 1_000_000_000 + UInt64(limit.components.attoseconds / 1_000_000_000)
+        drained.wait(until: { _ in
+            inFlight.load(ordering: .sequentiallyConsistent) == 0 || Monitor<Void>.now() >= deadline
+        }, wakingAt: { _ in deadline })
     }
 
     /// The last call of the access handler for a request (its body, if any, is consumed): decide, journal,
@@ -171,6 +170,8 @@ public final class MockServer: @unchecked Sendable {
         Unmanaged<RequestState>.fromOpaque(raw).release()
         context.pointee = nil
         if server.inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, server.stopping.load(ordering: .sequentiallyConsistent) {
+            // Through the lock: `stop` either sees the 0 when it checks, or is asleep and gets the signal.
+            server.drained.withLock { _ in }
             server.drained.signal()
         }
     }

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Dispatch
 import EspressoMartini
 
 /// Puts decisions on the wire: queues libmicrohttpd responses (a tree's shared ones, bytes made for one
@@ -9,6 +8,8 @@ final class Sender: Sendable {
     private let accessLog: AccessLog?
     /// Connections waiting out a delay, so that shut-down can answer them early.
     private let suspended = Locked<[ObjectIdentifier: RequestState]>([:])
+    /// Ends delays; its thread starts with the first delayed request.
+    private let timer = DeadlineTimer()
 
     init(accessLog: AccessLog?) {
         self.accessLog = accessLog
@@ -24,7 +25,7 @@ final class Sender: Sendable {
             state.connection = connection
             suspended.withLock { $0[ObjectIdentifier(state)] = state }
             MHD_suspend_connection(connection)
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in resume(state) }
+            timer.schedule(after: seconds) { [self] in resume(state) }
             return .YES
         }
         let (result, status) = queue(decision, on: connection)

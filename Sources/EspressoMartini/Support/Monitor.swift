@@ -16,7 +16,12 @@ public final class Monitor<Value>: @unchecked Sendable {
         self.value = value
         condition = UnsafeMutablePointer.allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        // Timed waits count on the monotonic clock, which a change of the system's date does not move.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -39,6 +44,28 @@ public final class Monitor<Value>: @unchecked Sendable {
         while !isReady(&value) {
             pthread_cond_wait(condition, mutex.pointer)
         }
+    }
+
+    /// Like `wait(until:)`, but each sleep ends at the latest at `deadline(value)`, a time of
+    /// `Monitor.now()` (no limit while it gives nil); `isReady` is then called again.
+    public func wait(until isReady: (inout Value) -> Bool, wakingAt deadline: (Value) -> UInt64?) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        while !isReady(&value) {
+            if let deadline = deadline(value) {
+                var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+                pthread_cond_timedwait(condition, mutex.pointer, &time)
+            } else {
+                pthread_cond_wait(condition, mutex.pointer)
+            }
+        }
+    }
+
+    /// The monotonic clock, in nanoseconds: the time base of `wait(until:wakingAt:)`'s deadlines.
+    public static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Wakes one thread sleeping in `wait(until:)`, if any. A system call when one sleeps: callers

@@ -58,5 +58,5 @@ package.targets += [
     .executableTarget(
         name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniServer"], path: "Fuzz/Targets/TreeLoader"
     ),
-    .executableTarget(name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini"], path: "Fuzz/Targets/RouteMatching"),
+    .executableTarget(name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniServer"], path: "Fuzz/Targets/RouteMatching"),
 ]

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import EspressoMartini
 import EspressoMartiniDaemon
 import Glibc
@@ -26,7 +27,8 @@ public final class MockServer: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     /// Set by `stop`; then the request that brings `inFlight` to 0 signals `drained`.
     private let stopping = Atomic<Bool>(false)
-    private let drained = Monitor(())
+    /// A semaphore (no libdispatch queue, so no worker thread): stop only waits on it.
+    private let drained = DispatchSemaphore(value: 0)
     private var daemon: OpaquePointer?
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
@@ -45,7 +47,7 @@ public final class MockServer: @unchecked Sendable {
         self.service = service
         let journal = configuration.admin ? RequestJournal() : nil
         self.journal = journal
-        decider = Decider(configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) })
+        decider = Decider(configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: JanssonParser())
         sender = Sender(accessLog: accessLog)
         timed = accessLog != nil
     }
@@ -99,10 +101,10 @@ public final class MockServer: @unchecked Sendable {
 
     /// Returns once no request is in flight, or after `limit`.
     private func waitUntilDrained(for limit: Duration) {
-        let deadline = Monitor<Void>.now() + UInt64(limit.components.seconds) * 1_000_000_000 + UInt64(limit.components.attoseconds / 1_000_000_000)
-        drained.wait(until: { _ in
-            inFlight.load(ordering: .sequentiallyConsistent) == 0 || Monitor<Void>.now() >= deadline
-        }, wakingAt: { _ in deadline })
+        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000))
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            if drained.wait(timeout: deadline) == .timedOut { return }
+        }
     }
 
     /// The last call of the access handler for a request (its body, if any, is consumed): decide, journal,
@@ -115,13 +117,28 @@ public final class MockServer: @unchecked Sendable {
         let knownMethod = HTTPMethod(requestMethod: method)
         let request = Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
-            rawQuery: state.query, headers: RequestHeaders(reading: ConnectionHeaders(connection: connection)), body: nil
+            rawQuery: state.query, headers: RequestHeaders(reading: ConnectionHeaders(connection: connection)),
+            body: state.exchangeReadsBody ? state.body : nil, bodySize: state.bodySize
         )
-        let decision = decider.decide(request, tree: service.tree)
+        let decision = decider.decide(request, tree: state.tree ?? service.tree)
         if let journal, !decision.isAdmin {
-            journal.record(request, answeredBy: decision, body: state.bodyPrefix, bodySize: state.bodySize)
+            let body = state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
+            journal.record(request, answeredBy: decision, body: body, bodySize: state.bodySize)
         }
         return sender.send(decision, answering: request, state: state, on: connection)
+    }
+
+    /// Once the headers are in: takes the tree that will decide the request, and how much of its body to
+    /// keep: the journal's part, or up to `VariantConditions.bodyLimit` when the request's exchange reads it
+    /// (looked up now only on a tree where some exchange does).
+    private func prepare(_ state: RequestState, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>) {
+        let tree = service.tree
+        state.tree = tree
+        if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
+        guard tree.readsBodies, case .exchange(let index) = tree.tree.resolve(RequestPath(String(cString: url)), method: HTTPMethod(requestMethod: method)),
+              tree.tree.exchanges[index].readsBody else { return }
+        state.exchangeReadsBody = true
+        state.bodyLimit = max(state.bodyLimit, VariantConditions.bodyLimit)
     }
 
     // The C callbacks, on libmicrohttpd's threads: `cls` is this server, `con_cls` holds a retained
@@ -146,16 +163,18 @@ public final class MockServer: @unchecked Sendable {
         let server = Unmanaged<MockServer>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         guard state.headersSeen else {
-            state.headersSeen = true  // headers are in; the body (if any) comes in the next calls
+            // Headers are in; the body (if any) comes in the next calls.
+            state.headersSeen = true
+            server.prepare(state, method: method, url: url)
             return .YES
         }
         if uploadSize.pointee > 0 {
             let size = uploadSize.pointee
             state.bodySize += size
-            let keep = min(size, JournalEntry.bodyLimit - state.bodyPrefix.count)
-            if server.journal != nil, keep > 0, let upload {
+            let keep = min(size, state.bodyLimit - state.body.count)
+            if keep > 0, let upload {
                 upload.withMemoryRebound(to: UInt8.self, capacity: keep) {
-                    state.bodyPrefix.append(contentsOf: UnsafeBufferPointer(start: $0, count: keep))
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: keep))
                 }
             }
             uploadSize.pointee = 0  // consumed: bodies are never buffered whole
@@ -170,8 +189,6 @@ public final class MockServer: @unchecked Sendable {
         Unmanaged<RequestState>.fromOpaque(raw).release()
         context.pointee = nil
         if server.inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, server.stopping.load(ordering: .sequentiallyConsistent) {
-            // Through the lock: `stop` either sees the 0 when it checks, or is asleep and gets the signal.
-            server.drained.withLock { _ in }
             server.drained.signal()
         }
     }

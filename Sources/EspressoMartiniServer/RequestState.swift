@@ -12,9 +12,15 @@ final class RequestState: @unchecked Sendable {
     let query: String
     /// False until the handler has seen the request's headers once.
     var headersSeen = false
+    /// The tree in service when the headers arrived, which decides the request.
+    var tree: ServingTree?
     var bodySize = 0
-    /// The start of the body, up to `JournalEntry.bodyLimit`, for the journal (kept only when it is on).
-    var bodyPrefix: [UInt8] = []
+    /// The start of the body, up to `bodyLimit` bytes: for the journal, and whole up to
+    /// `VariantConditions.bodyLimit` for an exchange whose conditions read it.
+    var body: [UInt8] = []
+    var bodyLimit = 0
+    /// The exchange reads the body: the request carries it.
+    var exchangeReadsBody = false
     /// The decision waiting out its delay, the request it answers and the suspended connection.
     var pending: (decision: Decision, request: Request)?
     var connection: OpaquePointer?

@@ -31,10 +31,11 @@ final class Sender: Sendable {
         let (result, status) = queue(decision, on: connection)
         if let accessLog, let started = state.started {
             let answer = decision.exchangeAnswer
+            let sequence = answer?.sequencePosition
             let elapsed = ContinuousClock.now - started
             accessLog(AccessLogRecord(
                 method: request.method, path: request.path, status: status, exchange: answer?.exchange,
-                position: (answer?.position ?? 0) + 1, responseCount: answer?.exchange.responses.count ?? 0,
+                variant: answer?.variant.map { $0 + 1 }, position: (sequence?.index ?? 0) + 1, responseCount: sequence?.count ?? 0,
                 hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000)
             ))
         }

@@ -110,7 +110,7 @@ struct RoutingTests {
         #expect(!response.text.contains("literal"), "\(target) reached an exchange")
     }
 
-    @Test("no route matches: 404 with a JSON body {\"error\": …} naming method and path")
+    @Test("no route matches: 404 with a JSON body {\"error\": …, \"closest\": […]} naming method and path, and the routes most like it")
     func notFound() async throws {
         let tree = try Self.tree()
         defer { tree.remove() }
@@ -121,7 +121,8 @@ struct RoutingTests {
             #expect(response.statusCode == 404, "\(method) \(path)")
             #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
             let object = try #require(try response.json() as? [String: Any], "\(response.text)")
-            #expect(Set(object.keys) == ["error"], "\(response.text)")
+            #expect(Set(object.keys) == ["error", "closest"], "\(response.text)")
+            #expect(object["closest"] is [String], "\(response.text)")
             let message = try #require(object["error"] as? String)
             #expect(message.contains(method), "\(message)")
             #expect(message.contains(path), "\(message)")

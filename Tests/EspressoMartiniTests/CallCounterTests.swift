@@ -59,8 +59,9 @@ import Testing
 }
 
 @Suite struct CallCountersTests {
-    func key(_ method: HTTPMethod, _ route: String) -> Exchange.Key {
-        Exchange.Key(method: method, route: RoutePattern(parsing: route))
+    func exchange(_ method: HTTPMethod, _ route: String, variants: Int = 0) -> Exchange {
+        let variants = (0..<variants).map { Variant(conditions: VariantConditions([]), when: nil, responses: $0..<($0 + 1)) }
+        return Exchange(method: method, route: RoutePattern(parsing: route), methodFolderName: method.name, responses: [], variants: variants)
     }
 
     /// The counter a tree made of one exchange, `method route`, gets.
@@ -83,7 +84,7 @@ import Testing
         let dropped = counter(counters, .get, "/b")
         _ = kept.next(responseCount: 5)
         _ = dropped.next(responseCount: 5)
-        counters.retain(only: [key(.get, "/a"), key(.get, "/never-created")])
+        counters.retain(only: [exchange(.get, "/a"), exchange(.get, "/never-created")])
         #expect(counter(counters, .get, "/a") === kept)
         #expect(counter(counters, .get, "/a").value == 1)
         let recreated = counter(counters, .get, "/b")

@@ -170,7 +170,7 @@ import Testing
         let byParameter = Exchange(method: .get, route: RoutePattern(parsing: "/u/{id}"), methodFolderName: "GET", responses: [])
         let byWildcard = Exchange(method: .get, route: RoutePattern(parsing: "/u/*"), methodFolderName: "GET", responses: [])
         let byPost = Exchange(method: .post, route: RoutePattern(parsing: "/u/*"), methodFolderName: "POST", responses: [])
-        #expect(byParameter.counterKey == byWildcard.counterKey)
-        #expect(byWildcard.counterKey != byPost.counterKey)
+        #expect(byParameter.key == byWildcard.key)
+        #expect(byWildcard.key != byPost.key)
     }
 }

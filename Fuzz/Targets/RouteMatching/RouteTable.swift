@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniServer
 
 /// The fixed routes every input is matched against: the precedence examples of doc/matching.md and the example
 /// tree's shapes, with several methods per path, `HEAD` without `GET` and `GET` without `HEAD`, a root
@@ -53,7 +54,7 @@ enum RouteTable {
         return ServingTree(tree, counters: CallCounters(), configuration: configuration, releaseBuilt: { _ in })
     }()
 
-    static let decider = Decider(configuration: configuration, admin: nil)
+    static let decider = Decider(configuration: configuration, admin: nil, parser: JanssonParser())
 
     private static let configuration: ServerConfiguration = {
         var configuration = ServerConfiguration()

@@ -46,14 +46,25 @@ public struct AdminAPI: Sendable {
     }
 
     private func exchangeList(_ tree: ServingTree) -> GeneratedAnswer {
-        let list = zip(tree.tree.exchanges, tree.counters).map { exchange, counter in
-            JSONValue.object([
+        let list = tree.tree.exchanges.enumerated().map { index, exchange in
+            let calls = (0..<exchange.counterCount).map { tree.counter(exchangeAt: index, variant: $0).value }
+            var members = [
                 JSONMember(key: "method", value: .string(exchange.method.name)),
                 JSONMember(key: "route", value: .string(exchange.route.description)),
                 JSONMember(key: "folder", value: .string(exchange.folder)),
                 JSONMember(key: "responses", value: .integer(Int64(exchange.responses.count))),
-                JSONMember(key: "calls", value: .integer(Int64(counter.value))),
-            ])
+                JSONMember(key: "calls", value: .integer(Int64(calls.reduce(0, +)))),
+            ]
+            if !exchange.variants.isEmpty {
+                members.append(JSONMember(key: "variants", value: .array(zip(exchange.variants, calls).map { variant, calls in
+                    .object([
+                        JSONMember(key: "when", value: .string(variant.conditions.summary)),
+                        JSONMember(key: "responses", value: .integer(Int64(variant.responses.count))),
+                        JSONMember(key: "calls", value: .integer(Int64(calls))),
+                    ])
+                })))
+            }
+            return JSONValue.object(members)
         }
         return .json(200, .array(list), globalHeaders: globalHeaders)
     }
@@ -73,7 +84,7 @@ public struct AdminAPI: Sendable {
             }) else {
                 return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: globalHeaders)
             }
-            tree.counters[index].reset()
+            for variant in 0..<tree.tree.exchanges[index].counterCount { tree.counter(exchangeAt: index, variant: variant).reset() }
             return .empty(204, globalHeaders: globalHeaders)
         default:
             return .error(400, "give both 'method' and 'route' to reset one exchange, or neither to reset all", globalHeaders: globalHeaders)

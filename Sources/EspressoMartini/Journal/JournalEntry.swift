@@ -14,14 +14,16 @@ public struct JournalEntry: Sendable, Equatable {
     /// The first `bodyLimit` bytes of the body.
     public let body: [UInt8]
     public let bodySize: Int
-    /// The exchange's route pattern and the 0-based response position, when an exchange answered.
+    /// The exchange's route pattern, the variant (0-based, for an exchange with variants) and the
+    /// response's 0-based position in its sequence, when an exchange answered.
     public let route: String?
+    public let variant: Int?
     public let response: Int?
     public let status: Int
 
     public init(
         time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
-        bodySize: Int, route: String?, response: Int?, status: Int
+        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int
     ) {
         self.time = time
         self.method = method
@@ -31,6 +33,7 @@ public struct JournalEntry: Sendable, Equatable {
         self.body = body
         self.bodySize = bodySize
         self.route = route
+        self.variant = variant
         self.response = response
         self.status = status
     }
@@ -45,6 +48,7 @@ public struct JournalEntry: Sendable, Equatable {
             JSONMember(key: "body", value: .string(String(decoding: body, as: UTF8.self))),  // invalid bytes become U+FFFD
             JSONMember(key: "body_size", value: .integer(Int64(bodySize))),
             JSONMember(key: "route", value: route.map(JSONValue.string) ?? .null),
+            JSONMember(key: "variant", value: variant.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "response", value: response.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "status", value: .integer(Int64(status))),
         ])

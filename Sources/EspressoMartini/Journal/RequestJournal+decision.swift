@@ -5,7 +5,8 @@ extension RequestJournal {
         let answer = decision.exchangeAnswer
         let entry = JournalEntry(
             time: .now, method: request.method, path: request.path, query: request.rawQuery, body: body, bodySize: bodySize,
-            route: answer?.exchange.route.description, response: answer?.position, status: Int(decision.statusCode)
+            route: answer?.exchange.route.description, variant: answer?.variant, response: answer?.sequencePosition.index,
+            status: Int(decision.statusCode)
         )
         record(entry) { request.headers.pack(into: &$0) }
     }

@@ -15,15 +15,24 @@ public struct Request: Sendable {
     public let rawQuery: String
     /// In arrival order.
     public let headers: RequestHeaders
-    /// The body, for exchanges that need it; nil when it was not kept (static exchanges keep none).
+    /// The body, or its first part, for exchanges that need it; nil when it was not kept (static
+    /// exchanges keep none).
     public let body: [UInt8]?
+    /// The whole body's size in bytes, kept or not.
+    public let bodySize: Int
 
-    public init(method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil) {
-        self.init(method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, rawQuery: rawQuery, headers: headers, body: body)
+    public init(
+        method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil,
+        bodySize: Int? = nil
+    ) {
+        self.init(
+            method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, rawQuery: rawQuery, headers: headers, body: body,
+            bodySize: bodySize ?? body?.count ?? 0
+        )
     }
 
     /// For a server that has already read the method (it reads it from bytes, without a String).
-    public init(method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders, body: [UInt8]?) {
+    public init(method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders, body: [UInt8]?, bodySize: Int) {
         self.method = method
         self.knownMethod = knownMethod
         self.path = path
@@ -31,6 +40,7 @@ public struct Request: Sendable {
         self.rawQuery = rawQuery
         self.headers = headers
         self.body = body
+        self.bodySize = bodySize
     }
 
     /// The query parameters, percent-decoded, `+` as a space, repeated names in order.

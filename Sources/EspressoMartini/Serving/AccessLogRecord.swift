@@ -6,15 +6,19 @@ public struct AccessLogRecord: Sendable {
     public let status: UInt32
     /// The exchange that answered (logged as `GET /users/{id}`), nil for errors and the admin API.
     public let exchange: Exchange?
-    /// The response's position counting from 1, and the sequence's length.
+    /// The variant that answered, counting from 1 (nil without variants).
+    public let variant: Int?
+    /// The response's position in its sequence counting from 1, and the sequence's length.
     public let position: Int
     public let responseCount: Int
     /// Time from arrival to answer, in hundredths of a millisecond.
     public let hundredthsOfMilliseconds: Int
 
     public init(
-        method: String, path: String, status: UInt32, exchange: Exchange?, position: Int, responseCount: Int, hundredthsOfMilliseconds: Int
+        method: String, path: String, status: UInt32, exchange: Exchange?, variant: Int? = nil, position: Int, responseCount: Int,
+        hundredthsOfMilliseconds: Int
     ) {
+        self.variant = variant
         self.method = method
         self.path = path
         self.status = status
@@ -26,12 +30,13 @@ public struct AccessLogRecord: Sendable {
 
     /// The most bytes `write(into:)` writes.
     public var longestLine: Int {
-        // Plus the exchange's method (7 bytes at most), the separators and `ms`: 24 bytes are plenty.
-        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + 4 * LineBuffer.decimalLimit + 24
+        // Plus the exchange's method (7 bytes at most), `variant `, the separators and `ms`: 32 bytes are plenty.
+        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + 5 * LineBuffer.decimalLimit + 32
     }
 
-    /// Writes `GET /users/42 200 GET /users/{id} 2/3 0.12ms` (`-` in place of the exchange, its
-    /// position and count when no exchange answered), byte by byte: no string is built.
+    /// Writes `GET /users/42 200 GET /users/{id} 2/3 0.12ms` (`POST /login 401 POST /login variant 2 1/1
+    /// 0.10ms` for a variant; `-` in place of the exchange, its position and count when no exchange
+    /// answered), byte by byte: no string is built.
     public func write(into line: inout LineBuffer) {
         line.append(method)
         line.append(UInt8(ascii: " "))
@@ -44,6 +49,11 @@ public struct AccessLogRecord: Sendable {
             line.append(UInt8(ascii: " "))
             line.append(exchange.route.description)
             line.append(UInt8(ascii: " "))
+            if let variant {
+                line.append("variant " as StaticString)
+                line.appendDecimal(variant)
+                line.append(UInt8(ascii: " "))
+            }
             line.appendDecimal(position)
             line.append(UInt8(ascii: "/"))
             line.appendDecimal(responseCount)

@@ -8,10 +8,13 @@ public struct Decider: Sendable {
     private let globalHeaders: [HTTPHeader]
     /// Nil when the admin API is off: its paths are then routed like any other.
     private let admin: AdminAPI?
+    /// Reads request bodies as JSON for the conditions that ask.
+    private let parser: any JSONParser
 
-    public init(configuration: ServerConfiguration, admin: AdminAPI?) {
+    public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser) {
         globalHeaders = configuration.headers
         self.admin = admin
+        self.parser = parser
     }
 
     /// The answer to `request` from `tree`. An exchange's call counter moves here, in one atomic step, so
@@ -26,15 +29,41 @@ public struct Decider: Sendable {
         }
         switch tree.tree.resolve(segments, method: request.knownMethod) {
         case .exchange(let index):
-            let answer = tree.answer(exchangeAt: index)
-            let delay = answer.delay
-            return delay > 0 ? .delayed(seconds: delay, .exchange(answer)) : .exchange(answer)
+            let exchange = tree.tree.exchanges[index]
+            guard exchange.variants.isEmpty else { return decideVariant(request, exchange: exchange, at: index, tree: tree) }
+            return delayed(tree.answer(exchangeAt: index))
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(request.method) exchange for \(request.path); allowed: \(allow.value)"
             return .generated(.error(405, message, extraHeaders: [allow], globalHeaders: globalHeaders))
         case .notFound:
-            return .generated(.error(404, "no exchange for \(request.method) \(request.path)", globalHeaders: globalHeaders))
+            let closest = tree.tree.closest(to: segments.segments, method: request.method).map { "\($0.method.name) \($0.route)" }
+            return .generated(.json(404, .object([
+                JSONMember(key: "error", value: .string("no exchange for \(request.method) \(request.path)")),
+                JSONMember(key: "closest", value: .array(closest.map(JSONValue.string))),
+            ]), globalHeaders: globalHeaders))
         }
+    }
+
+    /// The first variant whose conditions hold answers, its own counter moving; none: a `404` saying,
+    /// variant by variant, the first condition that failed.
+    private func decideVariant(_ request: Request, exchange: Exchange, at index: Int, tree: ServingTree) -> Decision {
+        let model = RequestModel(request, route: exchange.route, parser: parser)
+        if let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) {
+            return delayed(tree.answer(exchangeAt: index, variant: variant))
+        }
+        let mismatches = exchange.variants.enumerated().map { number, variant in
+            "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")
+        }
+        return .generated(.json(404, .object([
+            JSONMember(key: "error", value: .string("no variant of \(exchange.method.name) \(exchange.route) answers \(request.method) \(request.path)")),
+            JSONMember(key: "route", value: .string(exchange.route.description)),
+            JSONMember(key: "mismatches", value: .array(mismatches.map(JSONValue.string))),
+        ]), globalHeaders: globalHeaders))
+    }
+
+    private func delayed(_ answer: ExchangeAnswer) -> Decision {
+        let delay = answer.delay
+        return delay > 0 ? .delayed(seconds: delay, .exchange(answer)) : .exchange(answer)
     }
 }

@@ -1,9 +1,18 @@
 /// An exchange's response chosen for one request: its serving tree (kept alive while the request waits
-/// out its delay, even across a reload), the exchange and the response's 0-based position in the sequence.
+/// out its delay, even across a reload), the exchange, the variant that answers (nil without variants)
+/// and the response's 0-based position in the exchange's `responses`.
 public struct ExchangeAnswer: Sendable {
     public let tree: ServingTree
     public let exchangeIndex: Int
     public let position: Int
+    public let variant: Int?
+
+    public init(tree: ServingTree, exchangeIndex: Int, position: Int, variant: Int? = nil) {
+        self.tree = tree
+        self.exchangeIndex = exchangeIndex
+        self.position = position
+        self.variant = variant
+    }
 
     public var exchange: Exchange { tree.tree.exchanges[exchangeIndex] }
 
@@ -14,6 +23,13 @@ public struct ExchangeAnswer: Sendable {
 
     /// The response's own delay in seconds, else the global one.
     public var delay: Double { exchange.responses[position].delay ?? tree.globalDelay }
+
+    /// The response's 0-based position in its sequence (its variant's, with variants), and the sequence's length.
+    public var sequencePosition: (index: Int, count: Int) {
+        guard let variant else { return (position, exchange.responses.count) }
+        let range = exchange.variants[variant].responses
+        return (position - range.lowerBound, range.count)
+    }
 
     /// Where the sender keeps the response built for the wire.
     public var slot: Int { tree.slot(exchangeAt: exchangeIndex, position: position) }

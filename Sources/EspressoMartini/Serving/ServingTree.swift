@@ -20,8 +20,14 @@ public final class ServingTree: Sendable {
     public let tree: ExchangeTree
     public let globalHeaders: [HTTPHeader]
     public let globalDelay: Double
-    /// Each exchange's call counter, in tree order.
+    /// Each exchange's call counters (one, or one per variant), in tree order.
     public let counters: [CallCounter]
+    /// Each exchange's first counter in `counters`; nil when no exchange has variants (the counter of
+    /// the exchange at `i` is then `counters[i]`).
+    private let firstCounters: [Int32]?
+    /// Whether some exchange's variants read the body: only then does the server look up a request's
+    /// exchange before its body arrives, to keep the body for it.
+    public let readsBodies: Bool
     /// Each exchange's first slot in `built`; the slots of its other responses follow.
     private let firstSlots: [Int32]
     /// The responses as the sender built them, by slot.
@@ -41,6 +47,16 @@ public final class ServingTree: Sendable {
         globalHeaders = configuration.headers
         globalDelay = configuration.delay
         self.counters = counters.counters(for: tree.exchanges)
+        if tree.exchanges.contains(where: { !$0.variants.isEmpty }) {
+            var next = 0
+            firstCounters = tree.exchanges.map { exchange in
+                defer { next += exchange.counterCount }
+                return Int32(next)
+            }
+        } else {
+            firstCounters = nil
+        }
+        readsBodies = tree.exchanges.contains(where: \.readsBody)
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }
@@ -93,8 +109,21 @@ public final class ServingTree: Sendable {
 
     /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets.
     public func answer(exchangeAt index: Int) -> ExchangeAnswer {
-        let position = counters[index].next(responseCount: tree.exchanges[index].responses.count)
+        let position = counter(exchangeAt: index).next(responseCount: tree.exchanges[index].responses.count)
         return ExchangeAnswer(tree: self, exchangeIndex: index, position: position)
+    }
+
+    /// Counts a call to variant `variant` of the exchange at `index` (one atomic step) and returns the
+    /// response it gets.
+    public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer {
+        let responses = tree.exchanges[index].variants[variant].responses
+        let position = counter(exchangeAt: index, variant: variant).next(responseCount: responses.count)
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: responses.lowerBound + position, variant: variant)
+    }
+
+    /// The counter of variant `variant` (0 without variants) of the exchange at `index`.
+    public func counter(exchangeAt index: Int, variant: Int = 0) -> CallCounter {
+        counters[Int(firstCounters?[index] ?? Int32(index)) + variant]
     }
 
     public func slot(exchangeAt index: Int, position: Int) -> Int {

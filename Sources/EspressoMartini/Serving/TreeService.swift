@@ -53,7 +53,7 @@ public final class TreeService: Sendable {
     public func install(_ tree: ExchangeTree) {
         let serving = ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt)
         current.withLock { $0 = serving }
-        counters.retain(only: Set(tree.exchanges.map(\.counterKey)))
+        counters.retain(only: tree.exchanges)
         serving.readFilesAhead()
     }
 

@@ -1,28 +1,51 @@
 extension ExchangeTree {
     /// One line per exchange: method, route as the folders spell it, then its responses
-    /// (`1: 202 pending.json · 2: 200 done.json delay 0.5s`).
+    /// (`1: 202 pending.json · 2: 200 done.json delay 0.5s`); for an exchange with variants, one more
+    /// line per variant under it (`variant 1 when query page=2: 1: 200 page-2.json`).
     public var listing: String {
         let methodWidth = exchanges.map(\.method.name.count).max() ?? 0
         let routeWidth = exchanges.map { $0.route.description.count }.max() ?? 0
         return exchanges.map { exchange in
             let method = exchange.method.name.padding(to: methodWidth)
             let route = exchange.route.description.padding(to: routeWidth)
-            let responses = exchange.responses.enumerated().map { index, response in
-                "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
+            guard !exchange.variants.isEmpty else {
+                return "\(method)  \(route)  \(Self.summary(of: exchange.responses[...]))\n"
             }
-            return "\(method)  \(route)  \(responses.joined(separator: " · "))"
-        }.map { $0 + "\n" }.joined()
+            let indent = String(repeating: " ", count: methodWidth + 2)
+            let variants = exchange.variants.enumerated().map { index, variant in
+                let when = variant.conditions.alwaysHolds ? "" : " when \(variant.conditions.summary)"
+                return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses]))\n"
+            }
+            return "\(method)  \(route)  \(exchange.variants.count) variants\n" + variants.joined()
+        }.joined()
+    }
+
+    private static func summary(of responses: ArraySlice<ConfiguredResponse>) -> String {
+        responses.enumerated().map { index, response in
+            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
+        }.joined(separator: " · ")
     }
 
     /// `endpoints --json`: every exchange with its responses as the configuration gives them.
     public var listingJSON: JSONValue {
         .array(exchanges.map { exchange in
-            .object([
+            var members = [
                 JSONMember(key: "method", value: .string(exchange.method.name)),
                 JSONMember(key: "route", value: .string(exchange.route.description)),
                 JSONMember(key: "folder", value: .string(exchange.folder)),
-                JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))),
-            ])
+            ]
+            if exchange.variants.isEmpty {
+                members.append(JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))))
+            } else {
+                members.append(JSONMember(key: "variants", value: .array(exchange.variants.map { variant in
+                    .object([
+                        JSONMember(key: "when", value: variant.when ?? .null),
+                        JSONMember(key: "responses", value: .array(exchange.responses[variant.responses].map(\.listingJSON))),
+                        JSONMember(key: "sequence", value: .string("repeat_last")),
+                    ])
+                })))
+            }
+            return .object(members)
         })
     }
 

@@ -1,5 +1,6 @@
-/// Reads a method folder's `configuration.json` (one response object or a non-empty array of them)
-/// into responses, reporting every problem with its line and column. Any response object may name the
+/// Reads a method folder's `configuration.json` (one response object, a non-empty array of them, a
+/// sequence `{"responses": …}` or `{"variants": […]}`) into responses and variants, reporting every
+/// problem with its line and column. Any response object may name the
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
     static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
@@ -26,21 +27,114 @@ struct ResponseReader {
     /// The method folder on disk with links resolved: a `response_file` path resolves against it.
     var methodFolderRealPath: String { parentChain.realPath(ofChild: methodFolderName, resolved: knownRealPath) }
 
-    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
-        switch document {
+    /// The exchange's responses and, for `{"variants": [...]}`, its variants (their responses in
+    /// `responses`, in turn).
+    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> (responses: [ConfiguredResponse], variants: [Variant]) {
+        if case .object(let members) = document {
+            if members.contains(where: { $0.key == "variants" }) { return readVariants(members, into: &diagnostics) }
+            if members.contains(where: { $0.key == "responses" }) { return (sequence(members, at: [], known: Self.sequenceKeys, into: &diagnostics), []) }
+        }
+        return (responses(document, at: [], into: &diagnostics), [])
+    }
+
+    static let sequenceKeys = ["responses", "sequence"]
+    static let variantKeys = ["when", "responses", "sequence"]
+    static let sequenceModes = ["repeat_last", "loop", "once"]
+
+    /// One response object, or a non-empty array of them.
+    private func responses(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
+        switch value {
         case .object:
-            return response(document, at: [], into: &diagnostics).map { [$0] } ?? []
+            return response(value, at: path, into: &diagnostics).map { [$0] } ?? []
         case .array(let elements) where elements.isEmpty:
-            diagnostics.error(file, map.value([]), "the array of responses is empty; give at least one response object, or delete the file to answer 200 with no body")
+            diagnostics.error(file, map.value(path), "the array of responses is empty; give at least one response object, or delete the file to answer 200 with no body")
             return []
         case .array(let elements):
             return elements.enumerated().compactMap { index, element in
-                response(element, at: [String(index)], into: &diagnostics)
+                response(element, at: path + [String(index)], into: &diagnostics)
             }
         default:
-            diagnostics.error(file, map.value([]), "expected a response object or an array of them, found \(document.kindName)")
+            diagnostics.error(file, map.value(path), "expected a response object or an array of them, found \(value.kindName)")
             return []
         }
+    }
+
+    /// `{"responses": …, "sequence": MODE}` at `path` (the top level, or a variant with its `when` read apart).
+    private func sequence(_ members: [JSONMember], at path: [String], known: [String], into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
+        var responses: [ConfiguredResponse] = []
+        for member in members {
+            let memberPath = path + [member.key]
+            switch member.key {
+            case "responses": responses = self.responses(member.value, at: memberPath, into: &diagnostics)
+            case "sequence": checkSequenceMode(member.value, at: memberPath, into: &diagnostics)
+            case "when": continue
+            case SchemaReference.key where path.isEmpty:
+                SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
+            default:
+                diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: known))
+            }
+        }
+        return responses
+    }
+
+    /// Only `repeat_last`, the default, is served in this version.
+    private func checkSequenceMode(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) {
+        guard case .string(let mode) = value, Self.sequenceModes.contains(mode) else {
+            diagnostics.error(file, map.value(path), "'sequence' must be \(Self.sequenceModes.map { "'\($0)'" }.joined(separator: ", ")); found \(value.compactText)")
+            return
+        }
+        if mode != "repeat_last" {
+            diagnostics.error(file, map.value(path), "the sequence mode '\(mode)' is not served by this version; use 'repeat_last' (the default: the last response repeats)")
+        }
+    }
+
+    /// `{"variants": [{"when": …, "responses": …, "sequence": …}, …]}`.
+    private func readVariants(_ members: [JSONMember], into diagnostics: inout Diagnostics) -> ([ConfiguredResponse], [Variant]) {
+        var elements: [JSONValue] = []
+        for member in members {
+            switch member.key {
+            case "variants":
+                guard case .array(let array) = member.value, !array.isEmpty else {
+                    diagnostics.error(file, map.value(["variants"]), "'variants' must be a non-empty array of variants such as {\"when\": {\"query\": {\"page\": \"2\"}}, \"responses\": {\"status_code\": 200}}, found \(member.value.kindName == "array" ? "an empty array" : member.value.kindName)")
+                    continue
+                }
+                elements = array
+            case SchemaReference.key:
+                SchemaReference.check(member.value, file: file, at: map.value([member.key]), into: &diagnostics)
+            default:
+                diagnostics.error(file, map.key([member.key]), "'\(member.key)' cannot stand beside 'variants'; move it into a variant's responses")
+            }
+        }
+        let captures = route.segments.compactMap(\.parameterName)
+        var responses: [ConfiguredResponse] = []
+        var variants: [Variant] = []
+        var answersEverything: Int?
+        for (index, element) in elements.enumerated() {
+            let path = ["variants", String(index)]
+            guard case .object(let variantMembers) = element else {
+                diagnostics.error(file, map.value(path), "a variant must be an object with 'when' and 'responses', found \(element.kindName)")
+                continue
+            }
+            guard variantMembers.contains(where: { $0.key == "responses" }) else {
+                diagnostics.error(file, map.value(path), "variant \(index + 1) has no 'responses'; give a response object or an array of them")
+                continue
+            }
+            let when = variantMembers.first { $0.key == "when" }?.value
+            let conditions = when.map {
+                VariantConditions.compile($0, at: path + ["when"], pathCaptures: captures, file: file, map: map, into: &diagnostics)
+            } ?? VariantConditions([])
+            if let first = answersEverything {
+                diagnostics.warning(file, map.value(path), "variant \(index + 1) never answers: variant \(first + 1) before it has no condition and answers every request")
+            } else if conditions?.alwaysHolds == true {
+                answersEverything = index
+            }
+            let start = responses.count
+            responses += sequence(variantMembers, at: path, known: Self.variantKeys, into: &diagnostics)
+            if let conditions {
+                variants.append(Variant(conditions: conditions, when: when, responses: start..<responses.count))
+            }
+        }
+        return (responses, variants)
     }
 
     private func response(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ConfiguredResponse? {

@@ -144,11 +144,11 @@ public struct TreeLoader: Sendable {
             configuration: FileSystem.Kind?, contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
-            let responses = readResponses(
+            let (responses, variants) = readResponses(
                 in: parent, name: name, knownRealPath: knownRealPath, chain: chain, configuration: configuration,
                 contents: contents, route: route
             )
-            let exchange = Exchange(method: method, route: route, methodFolderName: name, responses: responses)
+            let exchange = Exchange(method: method, route: route, methodFolderName: name, responses: responses, variants: variants)
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
             } else {
@@ -156,24 +156,25 @@ public struct TreeLoader: Sendable {
             }
         }
 
-        /// The responses of a method folder: its configuration's, or one `200` with no body when it has none.
+        /// The responses (and variants) of a method folder: its configuration's, or one `200` with no body
+        /// when it has none.
         mutating func readResponses(
             in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain, configuration: FileSystem.Kind?,
             contents: [UInt8]?, route: RoutePattern
-        ) -> [ConfiguredResponse] {
+        ) -> (responses: [ConfiguredResponse], variants: [Variant]) {
             var file: String { FileSystem.join(path(route.folder(named: name)), TreeLoader.configurationFileName) }
             switch configuration {
             case nil:
-                return [ConfiguredResponse()]
+                return ([ConfiguredResponse()], [])
             case .regularFile:
                 guard let bytes = contents ?? parent.contents(of: TreeLoader.configurationFileName, inFolder: name) else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")
-                    return []
+                    return ([], [])
                 }
                 switch parser.parse(bytes) {
                 case .failure(let syntax):
                     diagnostics.error(file, syntax.position, syntax.message)
-                    return []
+                    return ([], [])
                 case .success(let document):
                     let reader = ResponseReader(
                         requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name, knownRealPath: knownRealPath,
@@ -183,7 +184,7 @@ public struct TreeLoader: Sendable {
                 }
             default:
                 diagnostics.error(file, nil, "'\(TreeLoader.configurationFileName)' must be a file")
-                return []
+                return ([], [])
             }
         }
 
@@ -197,7 +198,7 @@ public struct TreeLoader: Sendable {
             if !trieFindsClashes {
                 var first: [Exchange.Key: Exchange] = [:]
                 for exchange in Self.sorted(exchanges + brokenExchanges) {
-                    if let other = first[exchange.counterKey] { reportClash(exchange, with: other) } else { first[exchange.counterKey] = exchange }
+                    if let other = first[exchange.key] { reportClash(exchange, with: other) } else { first[exchange.key] = exchange }
                 }
             }
             var routes = RouteTrie.Builder()

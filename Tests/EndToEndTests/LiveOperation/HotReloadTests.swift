@@ -55,7 +55,7 @@ struct HotReloadTests {
         #expect(try await Self.secondsUntil(server, "/deep/er/still", serves: "deep") != nil)
 
         try FileManager.default.removeItem(at: tree.url.appendingPathComponent("network-exchanges/old"))
-        #expect(try await Self.secondsUntil(server, "/old", serves: #"{"error":"no exchange for GET /old"}"#, status: 404) != nil)
+        #expect(try await Self.secondsUntil(server, "/old", serves: #"{"error":"no exchange for GET /old","closest":[]}"#, status: 404) != nil)
     }
 
     @Test("a broken configuration keeps the last good tree serving and logs the error; the fix is served")

@@ -54,7 +54,7 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.admin = false
         let fixture = try DeciderFixture(files: Self.tree, configuration: configuration)
-        #expect(fixture.decide("GET", "/__espressomartini/health").summary == #"404 {"error":"no exchange for GET /__espressomartini/health"}"#)
+        #expect(fixture.decide("GET", "/__espressomartini/health").summary == #"404 {"error":"no exchange for GET /__espressomartini/health","closest":[]}"#)
     }
 
     @Test func theJournalRecordsWhatTheDecisionSays() throws {

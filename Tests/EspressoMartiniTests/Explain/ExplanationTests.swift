@@ -257,3 +257,25 @@ import Testing
         #expect(express.json.compactText.contains(#""response":{"position":0,"count":1,"calls":0,"status_code":201,"delay":0.5}"#))
     }
 }
+
+/// The admin API's `explain` (§15) as decisions.
+@Suite struct ExplainAdminDecisionTests {
+    @Test func answersTheExplanationOfTheRequestItNames() throws {
+        let fixture = try DeciderFixture(files: ExplanationFixture.files)
+        let headers = [HTTPHeader(name: "Authorization", value: "x")]
+        let decision = fixture.decide("GET", "/__espressomartini/explain?method=GET&path=%2Fproducts%2F7%3Fpage%3D3", headers: headers)
+        let expected = Explanation(
+            explaining: ExplanationFixture.request("GET", "/products/7?page=3", headers: headers), in: fixture.service.tree, parser: JanssonParser()
+        )
+        #expect(decision.summary == "admin 200 " + expected.json.compactText)
+        #expect(expected.variants.last == .holds)
+    }
+
+    @Test(arguments: [
+        ("GET", "/__espressomartini/explain?method=GET", #"admin 400 {"error":"give 'method' and 'path': explain?method=GET&path=/users/42"}"#),
+        ("DELETE", "/__espressomartini/explain?method=GET&path=/", #"admin 405 {"error":"use GET, HEAD for /__espressomartini/explain"}"#),
+    ])
+    func refusesWhatItCannotExplain(_ method: String, _ target: String, _ expected: String) throws {
+        #expect(try DeciderFixture(files: ExplanationFixture.files).decide(method, target).summary == expected)
+    }
+}

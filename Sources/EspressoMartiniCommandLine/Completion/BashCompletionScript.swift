@@ -65,6 +65,10 @@ struct BashCompletionScript {
     private func positionalCase(_ command: CommandDefinition, valueOptions: [OptionDefinition]) -> [String] {
         let completions = command.positionals.map { positionalCompletion($0.completion) }
         guard completions.contains(where: { $0 != nil }) else { return [] }
+        // One word needs no counting: any word that is not an option is it.
+        if completions.count == 1, let completion = completions[0] {
+            return [#"        if [[ $current != -* ]]; then \#(completion)return; fi"#]
+        }
         var lines = [
             #"        if [[ $current != -* ]]; then"#,
             "            local index position=0",

@@ -168,10 +168,11 @@ clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz dist debian/changelog
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
-# 127.0.0.1; prints the Markdown table of doc/performance.md and saves it, with the raw
-# numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES (alternating loads per
-# server and comparison in a round, default 4), DURATION (seconds per slice, default 2) and BENCH_DIR (trees
-# and logs, default /tmp/espressomartini-bench) may be set too.
+# 127.0.0.1, and the cost of variants (4 of them; a JSON Pointer on a 1 KiB body) against a static answer in
+# the same server, with their targets (bench/README.md); prints the Markdown table of doc/performance.md and
+# saves it, with the raw numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES
+# (alternating loads per server and comparison in a round, default 4), DURATION (seconds per slice, default 2)
+# and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
 BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl
 
 bench: build bench-deps

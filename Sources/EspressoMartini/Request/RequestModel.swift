@@ -22,10 +22,13 @@ public final class RequestModel: VariantInput {
 
     public private(set) lazy var bodyText: String? = request.body.map { String(decoding: $0, as: UTF8.self) }
 
-    public private(set) lazy var bodyJSON: JSONValue? = {
-        guard !bodyTooLarge, let body = request.body, !body.isEmpty, case .success(let value) = parser.parse(body) else { return nil }
+    public var bodyJSON: JSONValue? {
+        if let built = builtBodyJSON { return built }
+        var value: JSONValue?
+        if !bodyTooLarge, let body = request.body, !body.isEmpty, case .success(let parsed) = parser.parse(body) { value = parsed }
+        builtBodyJSON = .some(value)
         return value
-    }()
+    }
 
     public private(set) lazy var formParameters: URLEncodedForm = URLEncodedForm(parsing: bodyText ?? "")
 
@@ -34,12 +37,57 @@ public final class RequestModel: VariantInput {
         return bodyJSON.flatMap(GraphQLOperation.selected(inRequestBody:))
     }()
 
+    /// The values found at each pointer asked so far (the body scanned, not built, once per pointer).
+    private var bodyJSONValues: [String: JSONValue??] = [:]
+
+    /// Scans the body for the value at `pointer` without building the document (`JSONScanner`), parsing
+    /// only the value found; the whole document is built only when `bodyJSON` is asked for.
+    public func bodyJSON(at pointer: JSONPointer) -> JSONValue?? {
+        if let known = bodyJSONValues[pointer.text] { return known }
+        let value: JSONValue??
+        if let built = builtBodyJSON {
+            value = built.map { pointer.value(in: $0) }
+        } else if bodyTooLarge || (request.body?.isEmpty ?? true) {
+            value = nil
+        } else {
+            value = request.body!.withUnsafeBufferPointer { bytes in
+                JSONScanner.locate(pointer.tokens, in: bytes, parser: parser).map { range in
+                    range.flatMap { range in
+                        guard case .success(let found) = parser.parse(Array(bytes[range])) else { return nil }
+                        return found
+                    }
+                }
+            }
+        }
+        bodyJSONValues[pointer.text] = value
+        return value
+    }
+
+    /// `bodyJSON` once built (nil inside when the body is not JSON); nil before.
+    private var builtBodyJSON: JSONValue??
+
     public var bodyTooLarge: Bool { request.bodySize > (request.body?.count ?? 0) }
 
-    public func queryValues(_ name: String) -> [String] { queryParameters.values(named: name) }
+    /// The headers with their names in lower case, made once.
+    private lazy var lowercasedHeaders: [HTTPHeader] = headers.map { HTTPHeader(name: $0.name.lowercased(), value: $0.value) }
+
+    /// The values asked for so far, by name: the variants of one exchange mostly ask about the same few
+    /// names, and a short list beats hashing.
+    private var queryValuesAsked: [(name: String, values: [String])] = []
+    private var headerValuesAsked: [(name: String, values: [String])] = []
+
+    public func queryValues(_ name: String) -> [String] {
+        if let known = queryValuesAsked.first(where: { $0.name == name }) { return known.values }
+        let values = queryParameters.values(named: name)
+        queryValuesAsked.append((name, values))
+        return values
+    }
 
     public func headerValues(_ lowercasedName: String) -> [String] {
-        headers.compactMap { $0.name.lowercased() == lowercasedName ? $0.value : nil }
+        if let known = headerValuesAsked.first(where: { $0.name == lowercasedName }) { return known.values }
+        let values = lowercasedHeaders.compactMap { $0.name == lowercasedName ? $0.value : nil }
+        headerValuesAsked.append((lowercasedName, values))
+        return values
     }
 
     public func pathParameter(_ name: String) -> String? {

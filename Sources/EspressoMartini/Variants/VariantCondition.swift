@@ -20,8 +20,8 @@ public enum VariantCondition: Sendable {
         case .body(let matcher):
             return !request.bodyTooLarge && matcher.holds(for: request.bodyText.map { [$0] } ?? [])
         case .json(let pointer, let matcher):
-            guard !request.bodyTooLarge, let document = request.bodyJSON else { return false }
-            return matcher.holds(for: pointer.value(in: document))
+            guard !request.bodyTooLarge, let value = request.bodyJSON(at: pointer) else { return false }
+            return matcher.holds(for: value)
         case .form(let name, let matcher):
             return !request.bodyTooLarge && matcher.holds(for: request.formValues(name))
         case .graphQLOperation(let matcher):
@@ -50,10 +50,10 @@ public enum VariantCondition: Sendable {
         case .json(let pointer, let matcher):
             let subject = "json " + Matcher.quoted(pointer.text)
             if request.bodyTooLarge { return subject + " " + Self.tooLarge }
-            guard let document = request.bodyJSON else {
+            guard let value = request.bodyJSON(at: pointer) else {
                 return subject + (request.bodyText == nil ? " cannot be checked: the request has no body" : " cannot be checked: the body is not JSON")
             }
-            return matcher.mismatch(for: pointer.value(in: document), subject: subject)
+            return matcher.mismatch(for: value, subject: subject)
         case .form(let name, let matcher):
             let subject = "form " + Matcher.quoted(name)
             if request.bodyTooLarge { return subject + " " + Self.tooLarge }

@@ -16,6 +16,9 @@ public protocol VariantInput {
     var bodyTooLarge: Bool { get }
     /// The body parsed as JSON, whatever its `Content-Type`; nil when there is none or it is not JSON.
     var bodyJSON: JSONValue? { get }
+    /// The value at `pointer` in the body read as JSON: nil when the body is not JSON, `.some(nil)` when
+    /// nothing is at the pointer. Default: `pointer` on `bodyJSON`.
+    func bodyJSON(at pointer: JSONPointer) -> JSONValue??
     /// The values of field `name` of the body read as `application/x-www-form-urlencoded`.
     /// Default: `URLEncodedForm` on `bodyText`.
     func formValues(_ name: String) -> [String]
@@ -25,6 +28,10 @@ public protocol VariantInput {
 }
 
 extension VariantInput {
+    public func bodyJSON(at pointer: JSONPointer) -> JSONValue?? {
+        bodyJSON.map { pointer.value(in: $0) }
+    }
+
     public func cookieValues(_ name: String) -> [String] {
         CookieHeader.values(named: name, in: headerValues("cookie"))
     }

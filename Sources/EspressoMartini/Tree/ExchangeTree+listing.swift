@@ -16,7 +16,8 @@ extension ExchangeTree {
                 let when = variant.conditions.alwaysHolds ? "" : " when \(variant.conditions.summary)"
                 return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses]))\n"
             }
-            return "\(method)  \(route)  \(exchange.variants.count) variants\n" + variants.joined()
+            let count = exchange.variants.count == 1 ? "1 variant" : "\(exchange.variants.count) variants"
+            return "\(method)  \(route)  \(count)\n" + variants.joined()
         }.joined()
     }
 

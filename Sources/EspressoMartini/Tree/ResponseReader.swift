@@ -80,7 +80,7 @@ struct ResponseReader {
     /// Only `repeat_last`, the default, is served in this version.
     private func checkSequenceMode(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) {
         guard case .string(let mode) = value, Self.sequenceModes.contains(mode) else {
-            diagnostics.error(file, map.value(path), "'sequence' must be \(Self.sequenceModes.map { "'\($0)'" }.joined(separator: ", ")); found \(value.compactText)")
+            diagnostics.error(file, map.value(path), "'sequence' must be one of 'repeat_last', 'loop' or 'once', found \(value.compactText)")
             return
         }
         if mode != "repeat_last" {
@@ -95,7 +95,7 @@ struct ResponseReader {
             switch member.key {
             case "variants":
                 guard case .array(let array) = member.value, !array.isEmpty else {
-                    diagnostics.error(file, map.value(["variants"]), "'variants' must be a non-empty array of variants such as {\"when\": {\"query\": {\"page\": \"2\"}}, \"responses\": {\"status_code\": 200}}, found \(member.value.kindName == "array" ? "an empty array" : member.value.kindName)")
+                    diagnostics.error(file, map.value(["variants"]), "'variants' must be a non-empty array of variants such as {\"when\": {\"query\": {\"page\": \"2\"}}, \"responses\": {\"status_code\": 200}}, found \(member.value == .array([]) ? "an empty array" : member.value.kindName)")
                     continue
                 }
                 elements = array

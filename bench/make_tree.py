@@ -10,8 +10,14 @@ OUT/network-exchanges/ always holds these probes (the paths bench/run.sh loads):
     GET /api/v1/users/{id}/profile                    a {id} route  (probe: /api/v1/users/12345/profile)
     GET /api/v1/files/**                              a ** route    (probe: /api/v1/files/a/b/c.txt)
     GET /api/v1/big                                   the 1 MiB file BLOB (hard-linked, else copied)
+    GET /api/v1/variants                              4 variants; the probe (header X-Client: bench, query
+                                                      page=2) matches only the last: variant-4.json
+    POST /api/v1/orders                               2 variants; the probe POSTs OUT/order.json (1 KiB) whose
+                                                      /customer/tier is "gold": the first, gold.json
 
-and filler exchanges up to N: GET/POST/PUT/DELETE on paths 3 to 6 segments deep, every 7th path behind a
+The variant answers are JSON of the same size as hello's, each with its own "id", so that only the decision
+differs from hello and a check can tell which variant answered. Then
+filler exchanges up to N: GET/POST/PUT/DELETE on paths 3 to 6 segments deep, every 7th path behind a
 `*` or `{id}` folder and a few ending in `**`. OUT/configuration.json (log_level ERROR) and
 OUT/configuration-info.json (log_level INFO) are the server configurations; the port is given on the
 command line.
@@ -44,6 +50,34 @@ def exchange(root, route, method, body, status=200):
     write(os.path.join(folder, "response.json"), body)
 
 
+def variants_exchange(root, route, method, variants):
+    """One method folder answering with {"variants": [...]}; each variant is (when or None, file name, body)."""
+    folder = os.path.join(root, route, method)
+    listed = []
+    for when, name, body in variants:
+        variant = {"when": when} if when is not None else {}
+        variant["responses"] = {"response_file": name}
+        listed.append(variant)
+        write(os.path.join(folder, name), body)
+    write(os.path.join(folder, "configuration.json"), json.dumps({"variants": listed}, indent=2) + "\n")
+
+
+def order_body():
+    """The JSON Pointer probe's request body: an order of exactly 1024 bytes, /customer/tier "gold"."""
+    order = {
+        "order_id": "ord-20240611-000123",
+        "customer": {"id": 98765, "name": "Ada Lovelace", "email": "ada@example.com", "tier": "gold"},
+        "items": [{"sku": "SKU-%04d" % n, "name": "Item number %d" % n, "quantity": n % 3 + 1,
+                   "unit_price_cents": 999 + 100 * n} for n in range(8)],
+        "shipping": {"street": "1 Analytical Way", "city": "London", "postcode": "N1 9GU", "country": "GB"},
+        "note": "",
+    }
+    order["note"] = "x" * (1024 - len(json_text(order)))
+    text = json_text(order)
+    assert len(text) == 1024, len(text)
+    return text
+
+
 def filler_route(group):
     """The path of filler group `group`: a few levels deep, some behind `*` or `{id}`, a few `**`."""
     version, service = 1 + group % 3, group % 37
@@ -61,7 +95,7 @@ def filler_route(group):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--exchanges", type=int, required=True, help="total number of exchanges (at least 5)")
+    parser.add_argument("--exchanges", type=int, required=True, help="total number of exchanges (at least 7)")
     parser.add_argument("--out", required=True, help="the folder to (re)create")
     parser.add_argument("--blob", required=True, help="the 1 MiB file served by GET /api/v1/big (written if missing)")
     args = parser.parse_args()
@@ -92,7 +126,20 @@ def main():
         os.link(args.blob, os.path.join(big, "payload.bin"))
     except OSError:
         shutil.copyfile(args.blob, os.path.join(big, "payload.bin"))
-    count = len(probes) + 1
+    # Decision probes: the variant that answers is the last of four (matched on a header and a query
+    # parameter), or the one whose JSON Pointer condition holds on a 1 KiB body.
+    variants_exchange(root, "api/v1/variants", "GET", [
+        ({"headers": {"X-Client": "mobile"}, "query": {"page": "2"}}, "variant-1.json", json_text(dict(BODY, id=11))),
+        ({"headers": {"X-Client": "bench"}, "query": {"page": "1"}}, "variant-2.json", json_text(dict(BODY, id=12))),
+        ({"headers": {"X-Client": {"prefix": "web"}}, "query": {"page": "2"}}, "variant-3.json", json_text(dict(BODY, id=13))),
+        ({"headers": {"X-Client": "bench"}, "query": {"page": "2"}}, "variant-4.json", json_text(dict(BODY, id=14))),
+    ])
+    variants_exchange(root, "api/v1/orders", "POST", [
+        ({"json": {"/customer/tier": "gold"}}, "gold.json", json_text(dict(BODY, id=21))),
+        (None, "other.json", json_text(dict(BODY, id=22))),
+    ])
+    write(os.path.join(out, "order.json"), order_body())
+    count = len(probes) + 3
 
     index = 0
     while count < args.exchanges:

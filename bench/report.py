@@ -85,6 +85,12 @@ def times(x):
     return "—" if x is None else "%.2f" % x
 
 
+def against_target(x, target):
+    """a ratio beside the least it should be"""
+    verdict = "" if x is None else ", met" if x >= target else ", **missed**"
+    return "%s (target ≥ %.2f%s)" % (times(x), target, verdict)
+
+
 def warning(server, probe):
     """failed rounds and wrk errors, to append to a cell"""
     notes = []
@@ -142,6 +148,12 @@ rows = [
      "%s vs %s%s" % (cell("em-10-info", "hello", "rps"), cell("em-10", "hello", "rps"), logged()),
      times(ratio(("em-10-info", "hello"), ("em-10", "hello"), "rps"))),
 ]
+for probe, title, target in (
+        ("variants", "4 variants, the last answering (a header and a query parameter), vs the static small JSON", 0.80),
+        ("json", "A JSON Pointer condition on a 1 KiB POSTed JSON body vs the static small JSON", 0.60)):
+    rows.append(("%s, same server, 10-exchange tree: req/s" % title, "—",
+                 "%s vs %s" % (cell("em-10", probe, "rps"), cell("em-10", "static", "rps")),
+                 against_target(ratio(("em-10", probe), ("em-10", "static"), "rps"), target)))
 for probe, title in (("deep", "Deep literal route (11 segments)"),
                      ("id", "`{id}` route (`/api/v1/users/{id}/profile`)"),
                      ("glob", "`**` route (`/api/v1/files/**`, 3 segments matched)")):
@@ -185,6 +197,8 @@ out.append("The ceiling is `bench/ceiling.c`: libmicrohttpd with the same thread
            "**ratio** = espressomartini ÷ ceiling, or, where a cell reads \"A vs B\", A ÷ B; each ratio is the median of "
            "the ratios within a round, each server's alternating slices of a comparison taken together (requests over "
            "the time measured; p50 and p99: the slices' percentiles averaged, weighted by their requests). Below 1 for req/s and MiB/s is slower; above 1 for latency, CPU and memory is more. "
+           "The variant rows compare loads on one server in alternating slices; \"static\" is `GET /api/v1/hello` "
+           "again, within that comparison. "
            "The machine may be doing other work: compare ratios, not absolute figures, between machines.")
 out.append("")
 
@@ -199,7 +213,9 @@ out.append("")
 out.append("| round | server | path | connections | slices | requests | req/s | MiB/s | p50 ms | p99 ms | max ms | CPU µs/req | errors |")
 out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/target",
-         "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big"}
+         "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big",
+         "static": "/api/v1/hello (static)", "variants": "/api/v1/variants?page=2 + X-Client",
+         "json": "POST /api/v1/orders (1 KiB JSON)"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):

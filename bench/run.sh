@@ -149,16 +149,58 @@ declare -A PROBES=(
   [id]=/api/v1/users/12345/profile
   [glob]=/api/v1/files/a/b/c.txt
   [file]=/api/v1/big
+  [static]=/api/v1/hello                # hello again, the reference of the decision comparison
+  [variants]="/api/v1/variants?page=2"  # the last of 4 variants, by a header and a query parameter
+  [json]=/api/v1/orders                 # a JSON Pointer condition on a POSTed 1 KiB body
 )
+# What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
+# the variant meant to answer (bench/make_tree.py writes them).
+declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json")
+declare -A PROBE_BODY=([json]=$WORK/tree-10/order.json)
+declare -A PROBE_EXPECTED=(
+  [variants]=$WORK/tree-10/network-exchanges/api/v1/variants/GET/variant-4.json
+  [json]=$WORK/tree-10/network-exchanges/api/v1/orders/POST/gold.json
+)
+
+# probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua) and
+# CURL_OPTIONS to send the probe's header and body.
+probe_options() {
+  WRK_OPTIONS=() WRK_ARGUMENTS=() CURL_OPTIONS=()
+  if [[ -n ${PROBE_HEADER[$1]:-} ]]; then
+    WRK_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
+    CURL_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
+  fi
+  if [[ -n ${PROBE_BODY[$1]:-} ]]; then
+    WRK_ARGUMENTS+=(-- POST "${PROBE_BODY[$1]}")
+    CURL_OPTIONS+=(--data-binary "@${PROBE_BODY[$1]}")
+  fi
+}
+
+# check_probe SERVER PROBE: one request as the load sends it; succeeds when the answer is 200 (and, for a
+# probe with an expected answer, that answer byte for byte), else prints why and fails.
+check_probe() {
+  local name=$1 probe=$2 answer=$WORK/logs/check-$1-$2.body code
+  probe_options "$probe"
+  code=$(curl -s -o "$answer" -m 10 -w '%{http_code}' "${CURL_OPTIONS[@]}" "http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}")
+  if [[ $code != 200 ]]; then
+    echo "HTTP $code for ${PROBES[$probe]}: $(head -c 300 "$answer" 2> /dev/null)"
+    return 1
+  fi
+  if [[ -n ${PROBE_EXPECTED[$probe]:-} ]] && ! cmp -s "$answer" "${PROBE_EXPECTED[$probe]}"; then
+    echo "${PROBES[$probe]} was not answered by the variant meant to ($(basename "${PROBE_EXPECTED[$probe]}")): $(head -c 300 "$answer")"
+    return 1
+  fi
+}
 
 # load ROUND SLICE SERVER PROBE CONNECTIONS: one wrk run, its summary and the server's CPU time recorded.
 load() {
   local round=$1 slice=$2 name=$3 probe=$4 connections=$5 url before after output summary
   url="http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}"
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
+  probe_options "$probe"
   before=$(cpu_ticks "${PID[$name]}")
   output=$(timeout $((DURATION + 30)) wrk -t"$THREADS" -c"$connections" -d"${DURATION}s" --timeout 10s --latency \
-    -s "$HERE/wrk_summary.lua" "$url" 2>&1)
+    "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" "$url" "${WRK_ARGUMENTS[@]}" 2>&1)
   after=$(cpu_ticks "${PID[$name]}")
   summary=$(sed -n 's/^SUMMARY //p' <<< "$output")
   if [[ -z $summary ]]; then record_failure "$round" "$name" "$probe" "wrk: $(tail -c 200 <<< "$output")"; return; fi
@@ -167,27 +209,38 @@ load() {
   say "  $name $probe ($slice/$SLICES): $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.0f req/s, %.1f MiB/s, p50 %.2f ms, p99 %.2f ms%s" % (d["rps"], d["mib_s"], d["p50_us"]/1000, d["p99_us"]/1000, "" if not sum(d["errors"].values()) else ", errors %s" % d["errors"]))' "$summary")"
 }
 
-# compare ROUND PROBE CONNECTIONS SERVER...: the servers under the same load, in SLICES slices each, taking
-# turns: in the given order, then reversed, and so on (A B, B A, ...). Sequential runs of several seconds
-# each let the machine's slow swings (other virtual machines on the host) fall on one side; alternating
-# slices spread them over all. A server whose route does not answer 200 is left out, with the reason.
-compare() {
-  local round=$1 probe=$2 connections=$3 name code slice servers=() order
-  shift 3
-  for name in "$@"; do
+# compare_loads ROUND CONNECTIONS SERVER:PROBE...: the loads under the same wrk settings, in SLICES slices
+# each, taking turns: in the given order, then reversed, and so on (A B, B A, ...). Sequential runs of several
+# seconds each let the machine's slow swings (other virtual machines on the host) fall on one side;
+# alternating slices spread them over all. A load whose route does not answer right is left out, with the
+# reason.
+compare_loads() {
+  local round=$1 connections=$2 entry name probe reason slice entries=() order
+  shift 2
+  for entry in "$@"; do
+    name=${entry%%:*} probe=${entry#*:}
     if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; continue; fi
-    code=$(curl -s -o /dev/null -m 10 -w '%{http_code}' "http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}")
-    if [[ $code != 200 ]]; then record_failure "$round" "$name" "$probe" "HTTP $code for ${PROBES[$probe]}"; continue; fi
-    servers+=("$name")
+    if ! reason=$(check_probe "$name" "$probe"); then record_failure "$round" "$name" "$probe" "$reason"; continue; fi
+    entries+=("$entry")
   done
   for ((slice = 1; slice <= SLICES; slice++)); do
-    if ((slice % 2)); then order=("${servers[@]}"); else mapfile -t order < <(printf '%s\n' "${servers[@]}" | tac); fi
-    for name in "${order[@]}"; do load "$round" "$slice" "$name" "$probe" "$connections"; done
+    if ((slice % 2)); then order=("${entries[@]}"); else mapfile -t order < <(printf '%s\n' "${entries[@]}" | tac); fi
+    for entry in "${order[@]}"; do load "$round" "$slice" "${entry%%:*}" "${entry#*:}" "$connections"; done
   done
 }
 
+# compare ROUND PROBE CONNECTIONS SERVER...: the servers under the same load, alternating (compare_loads).
+compare() {
+  local round=$1 probe=$2 connections=$3 name entries=()
+  shift 3
+  for name in "$@"; do entries+=("$name:$probe"); done
+  compare_loads "$round" "$connections" "${entries[@]}"
+}
+
 warm_up() {  # warm_up SERVER PROBE: one unrecorded second of load
-  alive "$1" && timeout 20 wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "http://127.0.0.1:${PORT[$1]}${PROBES[$2]}" > /dev/null 2>&1
+  probe_options "$2"
+  alive "$1" && timeout 20 wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" \
+    "http://127.0.0.1:${PORT[$1]}${PROBES[$2]}" "${WRK_ARGUMENTS[@]}" > /dev/null 2>&1
 }
 
 in_order() {  # in_order ROUND A B...: the names in this order on odd rounds, reversed on even ones
@@ -291,6 +344,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
   start_server em-10 "$WORK/logs/em-10.log" \
     "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10]}" \
     || die "round $round: $FAILURE"
+  # The decision probes must get 200 from the variant meant to answer, or their figures would measure a 404.
+  for probe in variants json; do
+    reason=$(check_probe em-10 "$probe") || die "round $round: em-10 $probe: $reason"
+  done
   # INFO: one access-log line per request, on standard error, here into a file.
   start_server em-10-info "$WORK/logs/em-10-info.log" \
     "$BINARY" run --configuration "$WORK/tree-10/configuration-info.json" --port "${PORT[em-10-info]}" \
@@ -303,6 +360,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     fi
   fi
   for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
+  for probe in variants json; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
   warm_up ceiling-file file
 
@@ -313,6 +371,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
   sleep 0.5   # the log is written from a background thread
   record_value "$round" em-10-info access_log_lines $(($(wc -l < "${LOG[em-10-info]}") - lines))
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
+  # Deciding by variants against the static answer, in the same server: hello again (as `static`), the
+  # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body.
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json)
   # Routes on the big tree against the same routes on the small one.
   for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"

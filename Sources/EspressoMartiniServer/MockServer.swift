@@ -47,7 +47,7 @@ public final class MockServer: @unchecked Sendable {
         self.service = service
         let journal = configuration.admin ? RequestJournal() : nil
         self.journal = journal
-        decider = Decider(configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: JanssonParser())
+        decider = Decider(configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0, parser: JanssonParser()) }, parser: JanssonParser())
         sender = Sender(accessLog: accessLog)
         timed = accessLog != nil
     }

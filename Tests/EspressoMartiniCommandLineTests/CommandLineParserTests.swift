@@ -169,9 +169,52 @@ import Testing
     @Test func subcommandsAreInvokedThroughTheirRoot() {
         #expect(TestProgram.root.isRoot)
         #expect(TestProgram.root.invocation == "tool")
-        #expect(TestProgram.root.subcommands.map { $0.invocation } == ["tool serve", "tool list"])
-        #expect(TestProgram.root.commandsAccepted.map { $0.invocation } == ["tool serve", "tool list", "tool help"])
+        #expect(TestProgram.root.subcommands.map { $0.invocation } == ["tool serve", "tool list", "tool send"])
+        #expect(TestProgram.root.commandsAccepted.map { $0.invocation } == ["tool serve", "tool list", "tool send", "tool help"])
         #expect(TestProgram.root.subcommand(named: "help")?.isHelp == true)
         #expect(TestProgram.root.subcommand(named: "help")?.usage == "tool help [<subcommands> ...]")
+    }
+
+    @Test(arguments: [
+        (["send", "GET", "/x"], ["GET", "/x"]),
+        (["send", "GET", "/x", "notes.txt"], ["GET", "/x", "notes.txt"]),
+        (["send", "--name", "n", "POST", "--header", "A: b", "/y"], ["POST", "/y"]),
+        (["send", "--", "-GET", "-x"], ["-GET", "-x"]),
+        (["send", "GET", "--", "--name"], ["GET", "--name"]),
+    ])
+    func readsPositionalArgumentsBetweenAndAfterOptions(_ arguments: [String], _ words: [String]) throws {
+        #expect(try Self.parsed(arguments).words == words)
+    }
+
+    @Test(arguments: [
+        (["send", "GET", "/x"], []),
+        (["send", "--header", "A: 1", "GET", "/x"], ["A: 1"]),
+        (["send", "--header", "A: 1", "GET", "--header=B: 2", "/x", "--header", "A: 3"], ["A: 1", "B: 2", "A: 3"]),
+    ])
+    func keepsEveryValueOfARepeatableOptionInOrder(_ arguments: [String], _ headers: [String]) throws {
+        let parsed = try Self.parsed(arguments)
+        #expect(parsed.texts(TestProgram.header) == headers)
+        #expect(parsed.text(TestProgram.header) == headers.last)
+        #expect(try Self.parsed(["send", "--name", "a", "--name", "b", "GET", "/"]).texts(TestProgram.name) == [], "not repeatable")
+    }
+
+    static let sendUsage = "Usage: tool send [--header <header> ...] [--name <text>] <method> <target> [<note>]"
+
+    @Test(arguments: [
+        (["send"], "Missing expected argument '<method>'"),
+        (["send", "GET"], "Missing expected argument '<target>'"),
+        (["send", "--header", "A: b", "GET"], "Missing expected argument '<target>'"),
+        (["send", "GET", "/x", "notes", "more"], "Unexpected argument 'more'"),
+        (["send", "--bogus", "GET"], "Unknown option '--bogus'"),
+    ])
+    func reportsMissingAndExtraPositionalArguments(_ arguments: [String], _ message: String) throws {
+        let error = try #require(Self.usageError(arguments))
+        #expect(error.message == message)
+        #expect(error.report.split(separator: "\n").map(String.init).suffix(2).first == Self.sendUsage)
+    }
+
+    @Test(arguments: [(["send", "--help"], "help tool send"), (["send", "GET", "--version"], "version"), (["help", "send"], "help tool send")])
+    func helpAndVersionWinOverMissingArguments(_ arguments: [String], _ expected: String) throws {
+        #expect(Self.describe(try TestProgram.parser.parse(arguments)) == expected)
     }
 }

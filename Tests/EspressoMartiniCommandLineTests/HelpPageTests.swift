@@ -55,4 +55,10 @@ import Testing
         let page = HelpPage(command: command, width: 80).text
         #expect(page.hasPrefix("OVERVIEW: One.\nTwo.\n\nThree.\n\nFour.\n\nUSAGE: x\n"))
     }
+
+    @Test func listsThePositionalArgumentsRequiredOnesWithoutBrackets() {
+        let page = HelpPage(command: TestProgram.root.subcommand(named: "send")!, width: 80).text
+        #expect(page.contains("\nUSAGE: tool send [--header <header> ...] [--name <text>] <method> <target> [<note>]\n"))
+        #expect(page.contains("\nARGUMENTS:\n  <method>                The method.\n  <target>                Where to send it.\n  <note>                  A file of notes.\n\nOPTIONS:\n"))
+    }
 }

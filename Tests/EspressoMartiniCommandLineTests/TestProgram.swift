@@ -2,7 +2,7 @@ import EspressoMartiniCommandLine
 
 /// A program made for the tests, `tool`, with every kind of option: `serve` takes text, integer, number,
 /// word, file and folder values, a flag with a short name and a hidden option, and checks its count itself;
-/// `list` takes one flag. Help texts hold the characters the completion scripts must quote.
+/// `list` takes one flag; `send` takes two required words, an optional one and a repeatable option. Help texts hold the characters the completion scripts must quote.
 enum TestProgram {
     static let name = OptionDefinition.option("name", valueName: "text", help: "The name; it's 'quoted' [really]: yes.")
     static let count = OptionDefinition.option("count", .integer, valueName: "n", help: "How many, at most 100.")
@@ -31,8 +31,18 @@ enum TestProgram {
         name: "list", abstract: "List the things.", options: [json], make: { Made(command: "list", arguments: $0) }
     )
 
+    static let header = OptionDefinition.option("header", valueName: "header", help: "A header; give it once per header.", isRepeatable: true)
+    static let method = PositionalArgument(name: "method", help: "The method.", completion: .words(["GET", "POST"]), isRequired: true)
+    static let target = PositionalArgument(name: "target", help: "Where to send it.", completion: .nothing, isRequired: true)
+    static let note = PositionalArgument(name: "note", help: "A file of notes.", completion: .files)
+
+    static let send = CommandDefinition(
+        name: "send", abstract: "Send a request.", options: [header, name], positionals: [method, target, note],
+        make: { Made(command: "send", arguments: $0) }
+    )
+
     static let root = CommandDefinition(
-        name: "tool", abstract: "A tool for the tests.", discussion: "It does nothing.", subcommands: [serve, list], make: nil
+        name: "tool", abstract: "A tool for the tests.", discussion: "It does nothing.", subcommands: [serve, list, send], make: nil
     )
 
     static let parser = CommandLineParser(root: root)

@@ -1,5 +1,5 @@
-/// The admin API under `/__espressomartini` (§5): health, exchanges with live call counts, reset, reload
-/// and the request journal. A decision maker of its own: JSON in and out, never journaled, never delayed.
+/// The admin API under `/__espressomartini` (§5): health, exchanges with live call counts, reset, reload,
+/// the request journal and explanations (§15). A decision maker of its own: JSON in and out, never journaled, never delayed.
 public struct AdminAPI: Sendable {
     private struct Endpoint: Sendable {
         let allowed: [HTTPMethod]
@@ -12,15 +12,19 @@ public struct AdminAPI: Sendable {
         "reset": Endpoint(allowed: [.post]) { api, request, tree in api.reset(request, tree) },
         "reload": Endpoint(allowed: [.post]) { api, _, _ in api.reload() },
         "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.requests(request) },
+        "explain": Endpoint(allowed: [.get, .head]) { api, request, tree in api.explain(request, tree) },
     ]
 
     private let service: TreeService
     private let journal: RequestJournal
     private let globalHeaders: [HTTPHeader]
+    /// Reads request bodies as JSON for the conditions an explanation checks.
+    private let parser: any JSONParser
 
-    public init(service: TreeService, journal: RequestJournal) {
+    public init(service: TreeService, journal: RequestJournal, parser: any JSONParser) {
         self.service = service
         self.journal = journal
+        self.parser = parser
         globalHeaders = service.configuration.headers
     }
 
@@ -107,5 +111,18 @@ public struct AdminAPI: Sendable {
             return .empty(204, globalHeaders: globalHeaders)
         }
         return .json(200, .array(journal.entries.map(\.json)), globalHeaders: globalHeaders)
+    }
+
+    /// `explain?method=M&path=P` (P a path with its own percent-encoded query, as on a request line): what
+    /// the tree in service would answer, with its live counters, the admin request's headers standing for
+    /// the explained request's, and no body. The same JSON as `explain --json`.
+    private func explain(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
+        let query = request.queryParameters
+        guard let method = query.first(named: "method"), let path = query.first(named: "path") else {
+            return .error(400, "give 'method' and 'path': explain?method=GET&path=/users/42", globalHeaders: globalHeaders)
+        }
+        let target = RequestTarget(path)
+        let explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: [])
+        return .json(200, Explanation(explaining: explained, in: tree, parser: parser).json, globalHeaders: globalHeaders)
     }
 }

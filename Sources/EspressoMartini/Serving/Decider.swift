@@ -1,7 +1,8 @@
 /// Decides every answer: the admin API, `400` for dot segments, then the tree (most specific route
 /// first, `405` or `404` when none answers), the call counter and the delay. Pure and synchronous: it
-/// reads the request, moves one counter and returns; the sender does the rest.
-public struct Decider: Sendable {
+/// reads the request, moves one counter and returns; the sender does the rest. A class: the server calls it
+/// for every request, and a struct holding an existential would be copied at each call.
+public final class Decider: Sendable {
     /// The admin API's path prefix (§5), as the request's first segment.
     public static let adminPrefix: StaticString = "__espressomartini"
 
@@ -29,8 +30,9 @@ public struct Decider: Sendable {
         }
         switch tree.tree.resolve(segments, method: request.knownMethod) {
         case .exchange(let index):
-            let exchange = tree.tree.exchanges[index]
-            guard exchange.variants.isEmpty else { return decideVariant(request, exchange: exchange, at: index, tree: tree) }
+            if tree.hasVariants, case let exchange = tree.tree.exchanges[index], !exchange.variants.isEmpty {
+                return decideVariant(request, exchange: exchange, at: index, tree: tree)
+            }
             return delayed(tree.answer(exchangeAt: index))
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))

@@ -22,9 +22,11 @@ public final class ServingTree: Sendable {
     public let globalDelay: Double
     /// Each exchange's call counters (one, or one per variant), in tree order.
     public let counters: [CallCounter]
-    /// Each exchange's first counter in `counters`; nil when no exchange has variants (the counter of
-    /// the exchange at `i` is then `counters[i]`).
-    private let firstCounters: [Int32]?
+    /// Whether some exchange has variants. Without, `decide` never looks at an exchange's variants and
+    /// the counter of the exchange at `i` is `counters[i]`.
+    public let hasVariants: Bool
+    /// With variants, each exchange's first counter in `counters`; empty without.
+    private let firstCounters: [Int32]
     /// Whether some exchange's variants read the body: only then does the server look up a request's
     /// exchange before its body arrives, to keep the body for it.
     public let readsBodies: Bool
@@ -47,14 +49,11 @@ public final class ServingTree: Sendable {
         globalHeaders = configuration.headers
         globalDelay = configuration.delay
         self.counters = counters.counters(for: tree.exchanges)
-        if tree.exchanges.contains(where: { !$0.variants.isEmpty }) {
-            var next = 0
-            firstCounters = tree.exchanges.map { exchange in
-                defer { next += exchange.counterCount }
-                return Int32(next)
-            }
-        } else {
-            firstCounters = nil
+        hasVariants = tree.exchanges.contains(where: { !$0.variants.isEmpty })
+        var next = 0
+        firstCounters = !hasVariants ? [] : tree.exchanges.map { exchange in
+            defer { next += exchange.counterCount }
+            return Int32(next)
         }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
         var slots = 0
@@ -123,7 +122,7 @@ public final class ServingTree: Sendable {
 
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`.
     public func counter(exchangeAt index: Int, variant: Int = 0) -> CallCounter {
-        counters[Int(firstCounters?[index] ?? Int32(index)) + variant]
+        counters[(hasVariants ? Int(firstCounters[index]) : index) + variant]
     }
 
     public func slot(exchangeAt index: Int, position: Int) -> Int {

@@ -12,8 +12,8 @@ public struct CommandDefinition: Sendable {
     public let ownOptions: [OptionDefinition]
     /// The commands typed after the root one (`run`, `endpoints`), as the root's help page lists them.
     public let subcommands: [CommandDefinition]
-    /// The optional word after the options, for commands that take one (`init [<dir>]`).
-    public let positional: PositionalArgument?
+    /// The words after the options, in order, the required ones first (`init [<dir>]`, `explain <method> <target>`).
+    public let positionals: [PositionalArgument]
     /// Nil for a root with subcommands and for `help`, which print help pages.
     public let make: Make?
     /// The root's name for a subcommand, nil for the root; set when the root takes the subcommand.
@@ -22,9 +22,10 @@ public struct CommandDefinition: Sendable {
     /// A command; a root command takes `subcommands` (which have none of their own) as its own.
     public init(
         name: String, abstract: String, discussion: String = "", options: [OptionDefinition] = [],
-        positional: PositionalArgument? = nil, subcommands: [CommandDefinition] = [], make: Make?
+        positionals: [PositionalArgument] = [], subcommands: [CommandDefinition] = [], make: Make?
     ) {
-        self.positional = positional
+        precondition(!positionals.drop { $0.isRequired }.contains { $0.isRequired }, "required positional arguments come first")
+        self.positionals = positionals
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -66,8 +67,8 @@ public struct CommandDefinition: Sendable {
     public var usage: String {
         if !subcommands.isEmpty { return "\(invocation) <subcommand>" }
         if isHelp { return "\(invocation) [<subcommands> ...]" }
-        let options = ownOptions.filter { !$0.isHidden }.map { "[\($0.synopsis)]" }
-        return ([invocation] + options + (positional.map { [$0.synopsis] } ?? [])).joined(separator: " ")
+        let options = ownOptions.filter { !$0.isHidden }.map { "[\($0.synopsis)\($0.isRepeatable ? " ..." : "")]" }
+        return ([invocation] + options + positionals.map(\.synopsis)).joined(separator: " ")
     }
 
     private func placed(under root: String) -> CommandDefinition {

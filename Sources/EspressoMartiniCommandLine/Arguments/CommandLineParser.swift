@@ -21,6 +21,9 @@ public struct CommandLineParser: Sendable {
         if parsed.isSet(.versionFlag) { return .version }
         if let shell = parsed.text(.generateCompletionScript) { return .completionScript(try CompletionShell.named(shell, in: command)) }
         if let unexpected { throw unexpected }
+        if let missing = command.positionals.dropFirst(parsed.words.count).first(where: \.isRequired) {
+            throw .missingArgument(missing, in: command)
+        }
         if command.isHelp { return .help(parsed.words.first.flatMap(root.subcommand(named:)) ?? root) }
         // The root alone (no arguments at all, say) prints its help.
         guard let make = command.make else { return .help(command) }
@@ -43,7 +46,7 @@ public struct CommandLineParser: Sendable {
         var onlyWordsFollow = false
         while let argument = arguments.popFirst() {
             guard !onlyWordsFollow, argument.hasPrefix("-"), argument != "-" else {
-                if command.isHelp || (command.positional != nil && parsed.words.isEmpty) {
+                if command.isHelp || parsed.words.count < command.positionals.count {
                     parsed.append(word: argument)
                 } else {
                     unexpected = unexpected ?? .unexpectedArgument(argument, in: command)

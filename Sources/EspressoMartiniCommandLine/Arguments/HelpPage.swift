@@ -25,8 +25,8 @@ public struct HelpPage: Sendable {
         var overview = "OVERVIEW: \(command.abstract)"
         if !command.discussion.isEmpty { overview += "\n\n\(command.discussion)" }
         var sections = [section("OPTIONS", command.visibleOptions.map { ($0.helpLabel, $0.help) })]
-        if let positional = command.positional {
-            sections.insert(section("ARGUMENTS", [("<\(positional.name)>", positional.help)]), at: 0)
+        if !command.positionals.isEmpty {
+            sections.insert(section("ARGUMENTS", command.positionals.map { ("<\($0.name)>", $0.help) }), at: 0)
         }
         if !command.subcommands.isEmpty {
             sections.append(section("SUBCOMMANDS", command.subcommands.map { ($0.name, $0.abstract) }))

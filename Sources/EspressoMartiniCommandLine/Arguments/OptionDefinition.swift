@@ -26,15 +26,23 @@ public struct OptionDefinition: Sendable {
     public let completion: ValueCompletion
     /// Read, but neither shown in the help nor offered by the completion scripts.
     public let isHidden: Bool
+    /// Given any number of times, every value kept (`--header A --header B`); otherwise the last one wins.
+    public let isRepeatable: Bool
 
     public static func flag(_ name: String, shortName: Character? = nil, help: String) -> OptionDefinition {
-        OptionDefinition(name: name, shortName: shortName, kind: .flag, valueName: nil, help: help, completion: .nothing, isHidden: false)
+        OptionDefinition(
+            name: name, shortName: shortName, kind: .flag, valueName: nil, help: help, completion: .nothing, isHidden: false, isRepeatable: false
+        )
     }
 
     public static func option(
-        _ name: String, _ kind: Kind = .text, valueName: String, help: String, completion: ValueCompletion = .nothing, isHidden: Bool = false
+        _ name: String, _ kind: Kind = .text, valueName: String, help: String, completion: ValueCompletion = .nothing, isHidden: Bool = false,
+        isRepeatable: Bool = false
     ) -> OptionDefinition {
-        OptionDefinition(name: name, shortName: nil, kind: kind, valueName: valueName, help: help, completion: completion, isHidden: isHidden)
+        OptionDefinition(
+            name: name, shortName: nil, kind: kind, valueName: valueName, help: help, completion: completion, isHidden: isHidden,
+            isRepeatable: isRepeatable
+        )
     }
 
     /// Every command takes these two.

@@ -8,12 +8,17 @@ public struct ParsedArguments: Sendable {
     }
 
     private var values: [String: Value] = [:]
+    /// Every value of each repeatable option, in command-line order.
+    private var repeatedValues: [String: [Value]] = [:]
 
     public init() {}
-    /// What follows the options: the commands `help` describes, or a command's one positional argument.
+    /// What follows the options: the commands `help` describes, or a command's positional arguments.
     public private(set) var words: [String] = []
 
-    public mutating func set(_ option: OptionDefinition, to value: Value) { values[option.name] = value }
+    public mutating func set(_ option: OptionDefinition, to value: Value) {
+        values[option.name] = value
+        if option.isRepeatable { repeatedValues[option.name, default: []].append(value) }
+    }
 
     public mutating func append(word: String) { words.append(word) }
 
@@ -22,6 +27,14 @@ public struct ParsedArguments: Sendable {
     public func text(_ option: OptionDefinition) -> String? {
         guard case .text(let text) = values[option.name] else { return nil }
         return text
+    }
+
+    /// Every value of a repeatable text option, in order; empty when it was not given.
+    public func texts(_ option: OptionDefinition) -> [String] {
+        (repeatedValues[option.name] ?? []).compactMap { value in
+            guard case .text(let text) = value else { return nil }
+            return text
+        }
     }
 
     public func integer(_ option: OptionDefinition) -> Int? {

@@ -27,6 +27,10 @@ public struct UsageError: Error, Sendable {
         UsageError(message: "Unexpected argument '\(argument)'", command: command)
     }
 
+    public static func missingArgument(_ argument: PositionalArgument, in command: CommandDefinition) -> UsageError {
+        UsageError(message: "Missing expected argument '\(argument.synopsis)'", command: command)
+    }
+
     public static func missingValue(for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
         UsageError(message: "Missing value for '\(option.synopsis)'", command: command, option: option)
     }

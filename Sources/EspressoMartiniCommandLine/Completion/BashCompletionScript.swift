@@ -53,13 +53,44 @@ struct BashCompletionScript {
             }
             lines.append("        esac")
         }
-        if let positional = command.positional, let completion = positionalCompletion(positional.completion) {
-            lines.append(#"        if [[ $current != -* ]]; then \#(completion)return; fi"#)
-        }
+        lines += positionalCase(command, valueOptions: valueOptions)
         let words = CompletionShell.commands(after: command, root: root).map(\.name) + command.visibleOptions.flatMap(\.spellings)
         lines.append(#"        _\#(program)_words "$current" \#(ShellQuoting.posix(ShellQuoting.wordList(words)))"#)
         lines.append("        ;;")
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// For a command with positional arguments, the lines completing the one being typed: the words before it
+    /// that are neither options nor their values say which it is.
+    private func positionalCase(_ command: CommandDefinition, valueOptions: [OptionDefinition]) -> [String] {
+        let completions = command.positionals.map { positionalCompletion($0.completion) }
+        guard completions.contains(where: { $0 != nil }) else { return [] }
+        // One word needs no counting: any word that is not an option is it.
+        if completions.count == 1, let completion = completions[0] {
+            return [#"        if [[ $current != -* ]]; then \#(completion)return; fi"#]
+        }
+        var lines = [
+            #"        if [[ $current != -* ]]; then"#,
+            "            local index position=0",
+            "            for ((index = 2; index < COMP_CWORD; index++)); do",
+            "                case ${COMP_WORDS[index]} in",
+        ]
+        if !valueOptions.isEmpty {
+            let spellings = valueOptions.flatMap(\.spellings).joined(separator: "|")
+            lines.append(#"                    \#(spellings)) [[ ${COMP_WORDS[index+1]} == = ]] && ((index++)); ((index++)) ;;"#)
+        }
+        lines += [
+            "                    -*|=) ;;",
+            "                    *) ((position++)) ;;",
+            "                esac",
+            "            done",
+            "            case $position in",
+        ]
+        for (position, completion) in completions.enumerated() {
+            if let completion { lines.append("                \(position)) \(completion)return ;;") }
+        }
+        lines += ["            esac", "        fi"]
+        return lines
     }
 
     /// The call completing a value, ending in `; `; nil when nothing completes it.

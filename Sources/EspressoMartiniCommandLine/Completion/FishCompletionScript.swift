@@ -34,11 +34,14 @@ struct FishCompletionScript {
         let commands = CompletionShell.commands(after: command, root: root).map { following in
             "\(start) -a \(ShellQuoting.fish(following.name)) -d \(ShellQuoting.fish(following.abstract))"
         }
-        let positional: [String] = switch command.positional?.completion {
-        case .directories: [start + " -a '(__fish_complete_directories)'"]
-        case .files: [start + " -F"]
-        case .words(let words): [start + " -a " + ShellQuoting.fish(ShellQuoting.wordList(words))]
-        case .nothing, nil: []
+        // fish does not tell positional arguments apart: what completes any of them is offered.
+        let positional: [String] = command.positionals.compactMap { argument in
+            switch argument.completion {
+            case .directories: start + " -a '(__fish_complete_directories)'"
+            case .files: start + " -F"
+            case .words(let words): start + " -a " + ShellQuoting.fish(ShellQuoting.wordList(words))
+            case .nothing: nil
+            }
         }
         return options + commands + positional
     }

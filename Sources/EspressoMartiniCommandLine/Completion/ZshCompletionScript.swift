@@ -58,8 +58,9 @@ struct ZshCompletionScript {
         var specs = command.visibleOptions.map(optionSpec)
         let following = CompletionShell.commands(after: command, root: root)
         if !following.isEmpty { specs.append(ShellQuoting.posix(":command:(\(ShellQuoting.wordList(following.map(\.name))))")) }
-        if let positional = command.positional {
-            specs.append(ShellQuoting.posix("::\(escaped(positional.name)):\(action(positional.completion))"))
+        for positional in command.positionals {
+            let colons = positional.isRequired ? ":" : "::"
+            specs.append(ShellQuoting.posix("\(colons)\(escaped(positional.name)):\(action(positional.completion))"))
         }
         return """
             \(functionName(command))() {

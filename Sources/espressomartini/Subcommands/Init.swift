@@ -11,7 +11,7 @@ struct Init: Command {
     static let definition = CommandDefinition(
         name: "init", abstract: "Write a starter tree and configuration, then say what to run next.",
         discussion: "Writes configuration.json and network-exchanges/ (a GET, a POST with a sequence, an {id} route). Never overwrites a file.",
-        positional: folderArgument, make: { Init($0) }
+        positionals: [folderArgument], make: { Init($0) }
     )
 
     var folder: String

@@ -23,7 +23,7 @@ struct DeciderFixture {
             tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"),
             releaseBuilt: { _ in }
         )
-        decider = Decider(configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal) : nil, parser: JanssonParser())
+        decider = Decider(configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal, parser: JanssonParser()) : nil, parser: JanssonParser())
     }
 
     struct FixtureError: Error, CustomStringConvertible {

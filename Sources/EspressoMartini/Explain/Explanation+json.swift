@@ -1,0 +1,80 @@
+extension Explanation {
+    /// `explain --json` and the admin API's `explain`: every key always present (null or `[]` where it
+    /// does not apply).
+    ///
+    ///     {"method": "GET", "path": "/products/7", "query": "page=2", "status": 200, "outcome": "exchange",
+    ///      "exchange": {"method", "route", "folder"}, "variant": 0,
+    ///      "response": {"position", "count", "calls", "status_code", "response_file" | "body", "delay"},
+    ///      "variants": [{"variant", "when", "result": "holds" | "fails" | "not_tried", "mismatch"}],
+    ///      "other_routes": [{"route", "methods", "reason": "less_specific" | "no_exchange_for_method"}],
+    ///      "allowed": [...], "closest": ["GET /products/{id}"]}
+    public var json: JSONValue {
+        var allowed: [HTTPMethod] = []
+        if case .methodNotAllowed(let methods) = outcome { allowed = methods }
+        var variantNumber: JSONValue = .null
+        if case .exchange(_, let variant?, _) = outcome { variantNumber = .integer(Int64(variant)) }
+        return .object([
+            JSONMember(key: "method", value: .string(request.method)),
+            JSONMember(key: "path", value: .string(request.path)),
+            JSONMember(key: "query", value: .string(request.rawQuery)),
+            JSONMember(key: "status", value: statusCode.map { .integer(Int64($0)) } ?? .null),
+            JSONMember(key: "outcome", value: .string(outcome.name)),
+            JSONMember(key: "exchange", value: exchange.map(Self.json(exchange:)) ?? .null),
+            JSONMember(key: "variant", value: variantNumber),
+            JSONMember(key: "response", value: responseJSON),
+            JSONMember(key: "variants", value: .array(variantsJSON)),
+            JSONMember(key: "other_routes", value: .array(otherRoutes.map(Self.json(route:)))),
+            JSONMember(key: "allowed", value: .array(allowed.map { .string($0.name) })),
+            JSONMember(key: "closest", value: .array(closest.map { .string("\($0.method.name) \($0.route)") })),
+        ])
+    }
+
+    private static func json(exchange: Exchange) -> JSONValue {
+        .object([
+            JSONMember(key: "method", value: .string(exchange.method.name)),
+            JSONMember(key: "route", value: .string(exchange.route.description)),
+            JSONMember(key: "folder", value: .string(exchange.folder)),
+        ])
+    }
+
+    private var responseJSON: JSONValue {
+        guard let response, let (position, count) = sequencePosition else { return .null }
+        var members = [
+            JSONMember(key: "position", value: .integer(Int64(position))),
+            JSONMember(key: "count", value: .integer(Int64(count))),
+            JSONMember(key: "calls", value: .integer(Int64(calls))),
+            JSONMember(key: "status_code", value: .integer(Int64(response.statusCode))),
+        ]
+        if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
+        if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
+        members.append(JSONMember(key: "delay", value: response.delay.map(JSONValue.real) ?? .null))
+        return .object(members)
+    }
+
+    private var variantsJSON: [JSONValue] {
+        guard let exchange else { return [] }
+        return zip(exchange.variants, variants).enumerated().map { number, pair in
+            let (variant, verdict) = pair
+            var members = [
+                JSONMember(key: "variant", value: .integer(Int64(number))),
+                JSONMember(key: "when", value: variant.when ?? .null),
+            ]
+            switch verdict {
+            case .holds: members.append(JSONMember(key: "result", value: .string("holds")))
+            case .fails(let mismatch):
+                members.append(JSONMember(key: "result", value: .string("fails")))
+                members.append(JSONMember(key: "mismatch", value: .string(mismatch)))
+            case .notTried: members.append(JSONMember(key: "result", value: .string("not_tried")))
+            }
+            return .object(members)
+        }
+    }
+
+    private static func json(route: OtherRoute) -> JSONValue {
+        .object([
+            JSONMember(key: "route", value: .string(route.route.description)),
+            JSONMember(key: "methods", value: .array(route.methods.map { .string($0.name) })),
+            JSONMember(key: "reason", value: .string(route.reason == .lessSpecific ? "less_specific" : "no_exchange_for_method")),
+        ])
+    }
+}

@@ -1,0 +1,80 @@
+extension Explanation {
+    /// `explain`'s report, one fact a line, ending with a newline:
+    ///
+    ///     GET /products/7?page=2
+    ///     answer:   200 from GET /products/{id}, variant 1 of 2, response 1 of 2
+    ///     folder:   products/{id}/GET
+    ///     response: 200 page-2.json
+    ///     variants:
+    ///       1 when query page=2: holds
+    ///       2: not tried
+    ///     other routes matching the path:
+    ///       /products/** (GET): less specific than /products/{id}
+    public var text: String {
+        var lines = [request.method + " " + request.path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)]
+        lines.append("answer:   " + answerLine)
+        if let exchange { lines.append("folder:   " + exchange.folder) }
+        if let response {
+            let delay = response.delay.map { " delay \(ExchangeTree.seconds($0))" } ?? ""
+            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)")
+        }
+        if let exchange, !variants.isEmpty {
+            lines.append("variants:")
+            for (number, (variant, verdict)) in zip(exchange.variants, variants).enumerated() {
+                let when = variant.conditions.alwaysHolds ? "" : " when " + variant.conditions.summary
+                lines.append("  \(number + 1)\(when): " + Self.describe(verdict))
+            }
+        }
+        if !otherRoutes.isEmpty {
+            lines.append(exchange == nil ? "routes matching the path:" : "other routes matching the path:")
+            for other in otherRoutes {
+                let methods = other.methods.map(\.name).joined(separator: ", ")
+                lines.append("  \(other.route) (\(methods)): " + describe(other.reason))
+            }
+        }
+        if outcome == .notFound {
+            lines.append("closest routes:" + (closest.isEmpty ? " none" : ""))
+            lines += closest.map { "  \($0.method.name) \($0.route)" }
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    private var answerLine: String {
+        switch outcome {
+        case .exchange(let index, let variant, _):
+            let exchange = tree.exchanges[index]
+            var line = "\(statusCode ?? 0) from \(exchange.method.name) \(exchange.route)"
+            if request.knownMethod == .head, exchange.method == .get { line += " (HEAD answered as GET, without the body)" }
+            if let variant { line += ", variant \(variant + 1) of \(exchange.variants.count)" }
+            if let (position, count) = sequencePosition { line += ", response \(position + 1) of \(count)" }
+            return line
+        case .noVariant(let index):
+            let exchange = tree.exchanges[index]
+            return "404, no variant of \(exchange.method.name) \(exchange.route) holds"
+        case .methodNotAllowed(let allowed):
+            let methods = allowed.map(\.name).joined(separator: ", ")
+            return "405, no route matching the path has a \(request.method) exchange; allowed: \(methods)"
+        case .notFound:
+            return "404, no route matches the path"
+        case .dotSegment:
+            return "400, the path has a '.' or '..' segment"
+        case .adminAPI:
+            return "the admin API (/\(Decider.adminPrefix)) answers"
+        }
+    }
+
+    private static func describe(_ verdict: VariantVerdict) -> String {
+        switch verdict {
+        case .holds: "holds"
+        case .fails(let mismatch): "fails: " + mismatch
+        case .notTried: "not tried"
+        }
+    }
+
+    private func describe(_ reason: OtherRoute.Reason) -> String {
+        switch reason {
+        case .lessSpecific: "less specific than \(exchange?.route.description ?? "the route chosen")"
+        case .noExchangeForMethod: "no \(request.method) exchange"
+        }
+    }
+}

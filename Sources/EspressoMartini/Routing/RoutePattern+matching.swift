@@ -1,0 +1,33 @@
+extension RoutePattern {
+    /// Whether the route matches a path's segments (empty ones dropped), one route on its own: a literal
+    /// the same bytes, `{name}`/`:name`/`*` any one segment, `**` one or more last ones. The trie answers
+    /// requests; this says which other routes match too, for `explain`.
+    public func matches(_ path: [String]) -> Bool {
+        for (position, segment) in segments.enumerated() {
+            if case .catchAll = segment { return path.count > position }
+            guard position < path.count else { return false }
+            if case .literal(let text) = segment, !text.utf8.elementsEqual(path[position].utf8) { return false }
+        }
+        return path.count == segments.count
+    }
+
+    /// Whether this route wins over `other` when both match a path (§4): at the first position where
+    /// their segments' kinds differ, a literal beats `{name}`/`*`, which beats `**`. False when neither wins.
+    public func isMoreSpecific(than other: RoutePattern) -> Bool {
+        for (mine, theirs) in zip(segments, other.segments) where mine.precedence != theirs.precedence {
+            return mine.precedence < theirs.precedence
+        }
+        return false
+    }
+}
+
+extension RouteSegment {
+    /// 0 for a literal, 1 for a one-segment wildcard, 2 for `**`: the lower wins.
+    fileprivate var precedence: Int {
+        switch self {
+        case .literal: 0
+        case .parameter, .wildcard: 1
+        case .catchAll: 2
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import EspressoMartini
+import EspressoMartiniServer
+
+/// A tree with variants, routes that overlap (`{id}`, `:sku`, `**`, a literal) and a body condition, for
+/// explanations and the decisions they must agree with.
+enum ExplanationFixture {
+    static let files = [
+        "products/{id}/GET/configuration.json": #"""
+            {"variants": [
+              {"when": {"query": {"page": "2"}}, "responses": [{"body": "page 2"}, {"status_code": 202, "response_file": "later.json"}]},
+              {"when": {"headers": {"Authorization": {"present": false}}}, "responses": {"status_code": 401}},
+              {"responses": {"body": {"page": 1}}}
+            ]}
+            """#,
+        "products/{id}/GET/later.json": "{}",
+        "products/**/GET/configuration.json": #"{"body": "any product file"}"#,
+        "products/:sku/DELETE/configuration.json": #"{"status_code": 204}"#,
+        "products/new/POST/configuration.json": #"{"status_code": 201}"#,
+        "orders/{id}/POST/configuration.json": #"""
+            {"variants": [{"when": {"json": {"/express": {"equals": true}}}, "responses": {"status_code": 201, "delay": 0.5}}]}
+            """#,
+    ]
+
+    static func request(_ method: String, _ target: String, headers: [HTTPHeader] = [], body: String = "") -> Request {
+        let target = RequestTarget(target)
+        return Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: Array(body.utf8))
+    }
+
+    /// The outcome in one line: `200 GET /products/{id} variant 0 response 1`, `405 GET, HEAD`, `404 closest …`.
+    static func summary(_ explanation: Explanation) -> String {
+        let status = explanation.statusCode.map(String.init) ?? "admin"
+        switch explanation.outcome {
+        case .exchange(let index, let variant, let response):
+            let exchange = explanation.tree.exchanges[index]
+            return "\(status) \(exchange.method.name) \(exchange.route)" + (variant.map { " variant \($0)" } ?? "") + " response \(response)"
+        case .noVariant(let index): return "\(status) no variant of \(explanation.tree.exchanges[index].route)"
+        case .methodNotAllowed(let allowed): return "\(status) allowed \(allowed.map(\.name).joined(separator: ", "))"
+        case .notFound: return "\(status) closest \(explanation.closest.map { "\($0.method.name) \($0.route)" }.joined(separator: ", "))"
+        case .dotSegment: return "\(status) dot segment"
+        case .adminAPI: return "admin API"
+        }
+    }
+}

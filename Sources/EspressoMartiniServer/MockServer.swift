@@ -118,7 +118,7 @@ public final class MockServer: @unchecked Sendable {
         let request = Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
             rawQuery: state.query, headers: RequestHeaders(reading: ConnectionHeaders(connection: connection)),
-            body: state.exchangeReadsBody ? state.body : nil, bodySize: state.bodySize
+            body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize
         )
         let decision = decider.decide(request, tree: state.tree ?? service.tree)
         if let journal, !decision.isAdmin {

@@ -67,7 +67,7 @@ struct ResponseReader {
             switch member.key {
             case "responses": responses = self.responses(member.value, at: memberPath, into: &diagnostics)
             case "sequence": checkSequenceMode(member.value, at: memberPath, into: &diagnostics)
-            case "when": continue
+            case "when" where !path.isEmpty: continue  // a variant's, read apart
             case SchemaReference.key where path.isEmpty:
                 SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
             default:

@@ -97,6 +97,16 @@ import Testing
         #expect(!exchange.readsBody)
     }
 
+    @Test func aWhenOutsideAVariantIsAnUnknownKey() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
+            LoaderErrorCase.configuration: #"{"responses": {}, "when": {"query": {"a": "1"}}}"#,
+        ]))
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+            "\(Self.at):1:19: warning: unknown key 'when' is ignored",
+        ])
+        #expect(tree?.exchanges.first?.variants.isEmpty == true)
+    }
+
     @Test func theSequenceShapeIsAPlainSequence() throws {
         let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [
             LoaderErrorCase.configuration: #"{"responses": [{"status_code": 201}, {}], "sequence": "repeat_last"}"#,

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniCommandLine
 import EspressoMartiniServer
 
-/// Where the tree and the server configuration come from; shared by `run` and `endpoints`.
+/// Where the tree and the server configuration come from; shared by `run`, `endpoints` and `explain`.
 struct SourceOptions {
     static let configurationOption = OptionDefinition.option(
         "configuration", valueName: "file",
@@ -32,5 +32,16 @@ struct SourceOptions {
         }
         if let folder = requestsFolder { configuration.requestsFolder = folder }
         return (configuration, diagnostics)
+    }
+
+    /// The configuration and the tree, for the commands that read a tree without serving it. Every problem
+    /// is reported on standard error; with an error, exit 78 (EX_CONFIG) after `outcome`.
+    func loadTree(outcome: String) throws(ExitStatus) -> (configuration: ServerConfiguration, tree: ExchangeTree) {
+        var (configuration, diagnostics) = resolve()
+        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser()).load(folder: configuration.requestsFolder)
+        diagnostics.append(contentsOf: treeDiagnostics)
+        try DiagnosticsReport.check(diagnostics, outcome: outcome)
+        guard let tree else { throw .configurationError }
+        return (configuration, tree)
     }
 }

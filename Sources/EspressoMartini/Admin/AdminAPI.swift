@@ -122,7 +122,7 @@ public struct AdminAPI: Sendable {
             return .error(400, "give 'method' and 'path': explain?method=GET&path=/users/42", globalHeaders: globalHeaders)
         }
         let target = RequestTarget(path)
-        let explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: [])
+        let explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
         return .json(200, Explanation(explaining: explained, in: tree, parser: parser).json, globalHeaders: globalHeaders)
     }
 }

@@ -19,12 +19,7 @@ struct Endpoints: Command {
     }
 
     func run() throws {
-        let (configuration, diagnostics) = source.resolve()
-        var all = diagnostics
-        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser()).load(folder: configuration.requestsFolder)
-        all.append(contentsOf: treeDiagnostics)
-        try DiagnosticsReport.check(all, outcome: "nothing listed")
-        guard let tree else { return }
+        let (_, tree) = try source.loadTree(outcome: "nothing listed")
         print(json ? tree.listingJSON.compactText : tree.listing, terminator: json ? "\n" : "")
     }
 }

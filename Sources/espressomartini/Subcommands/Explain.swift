@@ -57,7 +57,7 @@ struct Explain: Command {
     }
 
     func run() throws {
-        var bytes = Array((body ?? "").utf8)
+        var bytes = body.map { Array($0.utf8) }
         if let bodyFile {
             guard let contents = FileSystem.contents(of: bodyFile) else {
                 StandardError.printLine("espressomartini: cannot read the body file \(bodyFile)")
@@ -65,14 +65,11 @@ struct Explain: Command {
             }
             bytes = contents
         }
-        let (configuration, diagnostics) = source.resolve()
-        var all = diagnostics
-        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser()).load(folder: configuration.requestsFolder)
-        all.append(contentsOf: treeDiagnostics)
-        try DiagnosticsReport.check(all, outcome: "nothing explained")
-        guard let tree else { return }
-        // As the server builds it for an exchange that reads the body: no body is an empty one.
-        let request = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: bytes)
+        let (configuration, tree) = try source.loadTree(outcome: "nothing explained")
+        // As the server builds it for an exchange that reads the body: an empty body is no body.
+        let request = Request(
+            method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: bytes?.isEmpty == false ? bytes : nil
+        )
         let explanation = Explanation(explaining: request, in: tree, parser: JanssonParser(), adminAPI: configuration.admin)
         print(json ? explanation.json.compactText : explanation.text, terminator: json ? "\n" : "")
         guard case .exchange = explanation.outcome else { throw ExitStatus.notAnswered }

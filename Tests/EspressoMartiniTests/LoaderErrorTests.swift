@@ -21,6 +21,13 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
 
     static let configuration = "exchanges/GET/configuration.json"
     static let at = "$TMP/" + configuration
+
+    /// Loads the fixture: exactly the expected diagnostics, and no tree.
+    func check() throws {
+        let (tree, diagnostics, root) = try LoaderFixture.load(fixture)
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == expected)
+        #expect(tree == nil)
+    }
 }
 
 @Suite struct LoaderErrorTests {
@@ -178,9 +185,7 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: cases)
     func reportsExactlyThisDiagnosticAndNoTree(_ testCase: LoaderErrorCase) throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(testCase.fixture)
-        #expect(LoaderFixture.descriptions(diagnostics, root: root) == testCase.expected)
-        #expect(tree == nil)
+        try testCase.check()
     }
 
     @Test func everyErrorOfATreeIsReportedInWalkOrderWithTheClashesLast() throws {

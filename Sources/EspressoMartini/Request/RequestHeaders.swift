@@ -42,12 +42,6 @@ public struct RequestHeaders: Sendable {
         return headers
     }
 
-    /// The values of the headers named `name` (any letter case), in arrival order.
-    public func values(named name: String) -> [String] {
-        let wanted = name.lowercased()
-        return all.compactMap { $0.name.lowercased() == wanted ? $0.value : nil }
-    }
-
     /// Appends the headers packed as `name NUL value NUL …`, the journal's form: no strings made.
     public func pack(into packed: inout [UInt8]) {
         forEach { name, value in

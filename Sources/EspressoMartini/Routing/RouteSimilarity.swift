@@ -34,15 +34,16 @@ enum RouteSimilarity {
     private static func literalDistance(_ a: String, _ b: String) -> Double {
         if a == b { return 0 }
         let a = Array(a.utf8), b = Array(b.utf8)
+        guard !a.isEmpty, !b.isEmpty else { return 1 }
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             current[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
+            for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             swap(&previous, &current)
         }
-        return Double(a.isEmpty ? b.count : previous[b.count]) / Double(max(a.count, b.count))
+        return Double(previous[b.count]) / Double(max(a.count, b.count))
     }
 }

@@ -13,6 +13,7 @@ public struct AdminAPI: Sendable {
         "reload": Endpoint(allowed: [.post]) { api, _, _ in api.reload() },
         "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.requests(request) },
         "explain": Endpoint(allowed: [.get, .head]) { api, request, tree in api.explain(request, tree) },
+        "cache": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.cache(request) },
     ]
 
     private let service: TreeService
@@ -111,6 +112,14 @@ public struct AdminAPI: Sendable {
             return .empty(204, globalHeaders: globalHeaders)
         }
         return .json(200, .array(journal.entries.map(\.json)), globalHeaders: globalHeaders)
+    }
+
+    private func cache(_ request: Request) -> GeneratedAnswer {
+        if request.knownMethod == .delete {
+            service.cache.removeAll()
+            return .empty(204, globalHeaders: globalHeaders)
+        }
+        return .json(200, service.cache.snapshot, globalHeaders: globalHeaders)
     }
 
     /// `explain?method=M&path=P` (P a path with its own percent-encoded query, as on a request line): what

@@ -23,6 +23,8 @@ public final class TreeService: Sendable {
 
     public let configuration: ServerConfiguration
     public let counters: CallCounters
+    /// The pan-request cache (§12): lives as long as the server, across reloads.
+    public let cache = PanRequestCache()
     private let loader: TreeLoader
     private let logger: Logger
     private let observer: ReloadObserver?

@@ -36,11 +36,24 @@ import Testing
         ("POST", "/__espressomartini/reset?method=GET", #"admin 400 {"error":"give both 'method' and 'route' to reset one exchange, or neither to reset all"}"#),
         ("POST", "/__espressomartini/reset?method=GET&route=/nowhere", #"admin 404 {"error":"no exchange GET /nowhere to reset"}"#),
         ("GET", "/__espressomartini/reset", #"admin 405 {"error":"use POST for /__espressomartini/reset"}"#),
-        ("GET", "/__espressomartini/nothing", #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: exchanges, explain, health, reload, requests, reset"}"#),
+        ("GET", "/__espressomartini/nothing", #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, explain, health, reload, requests, reset"}"#),
         ("POST", "/__espressomartini/reset", "admin 204 "),
     ])
     func answers(_ method: String, _ target: String, _ expected: String) throws {
         #expect(try DeciderFixture(files: Self.tree).decide(method, target).summary == expected)
+    }
+
+    @Test func theCacheIsListedInKeyOrderAndEmptied() throws {
+        let fixture = try DeciderFixture(files: Self.tree)
+        #expect(fixture.decide("GET", "/__espressomartini/cache").summary == "admin 200 {}")
+        let cache = fixture.service.cache
+        cache.acquire()
+        cache.setHeldValue(.string("ada"), forKey: "user")
+        cache.setHeldValue(.integer(2), forKey: "n")
+        cache.release()
+        #expect(fixture.decide("GET", "/__espressomartini/cache").summary == #"admin 200 {"n":2,"user":"ada"}"#)
+        #expect(fixture.decide("DELETE", "/__espressomartini/cache").statusCode == 204)
+        #expect(fixture.decide("GET", "/__espressomartini/cache").summary == "admin 200 {}")
     }
 
     @Test func resetAllStartsEverySequenceAgain() throws {

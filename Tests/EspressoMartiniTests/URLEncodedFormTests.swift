@@ -20,9 +20,13 @@ import Testing
         ("n%C3%A9=caf%c3%a9", [Field(name: "né", value: "café")]),
         ("bad=%FF", [Field(name: "bad", value: "\u{FFFD}")]),
         ("plus=%2B", [Field(name: "plus", value: "+")]),
+        ("a+b=1&a%20b=2&a b=3", [Field(name: "a b", value: "1"), Field(name: "a b", value: "2"), Field(name: "a b", value: "3")]),
     ] as [(String, [Field])])
     func parses(_ text: String, _ fields: [Field]) {
         #expect(URLEncodedForm(parsing: text).fields == fields)
+        for name in fields.map(\.name) + ["missing", "a b", "%zz"] {
+            #expect(URLEncodedForm.values(named: name, in: text) == fields.filter { $0.name == name }.map(\.value), "\(name) in \(text)")
+        }
     }
 
     @Test func valuesOfARepeatedNameInOrder() {

@@ -42,6 +42,29 @@ public struct RequestHeaders: Sendable {
         return headers
     }
 
+    /// The values of every header named `lowercasedName` (compared in ASCII without case), in order. Only
+    /// the matching values become strings.
+    public func values(named lowercasedName: String) -> [String] {
+        var wanted = lowercasedName
+        var values: [String] = []
+        wanted.withUTF8 { wanted in
+            forEach { name, value in
+                if Self.name(name, equalsLowercased: wanted) { values.append(String(decoding: value, as: UTF8.self)) }
+            }
+        }
+        return values
+    }
+
+    private static func name(_ name: UnsafeBufferPointer<UInt8>, equalsLowercased wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == wanted.count else { return false }
+        for index in 0..<name.count {
+            let byte = name[index]
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if lowered != wanted[index] { return false }
+        }
+        return true
+    }
+
     /// Appends the headers packed as `name NUL value NUL …`, the journal's form: no strings made.
     public func pack(into packed: inout [UInt8]) {
         forEach { name, value in

@@ -68,9 +68,6 @@ public final class RequestModel: VariantInput {
 
     public var bodyTooLarge: Bool { request.bodySize > (request.body?.count ?? 0) }
 
-    /// The headers with their names in lower case, made once.
-    private lazy var lowercasedHeaders: [HTTPHeader] = headers.map { HTTPHeader(name: $0.name.lowercased(), value: $0.value) }
-
     /// The values asked for so far, by name: the variants of one exchange mostly ask about the same few
     /// names, and a short list beats hashing.
     private var queryValuesAsked: [(name: String, values: [String])] = []
@@ -78,14 +75,14 @@ public final class RequestModel: VariantInput {
 
     public func queryValues(_ name: String) -> [String] {
         if let known = queryValuesAsked.first(where: { $0.name == name }) { return known.values }
-        let values = queryParameters.values(named: name)
+        let values = URLEncodedForm.values(named: name, in: request.rawQuery)
         queryValuesAsked.append((name, values))
         return values
     }
 
     public func headerValues(_ lowercasedName: String) -> [String] {
         if let known = headerValuesAsked.first(where: { $0.name == lowercasedName }) { return known.values }
-        let values = lowercasedHeaders.compactMap { $0.name == lowercasedName ? $0.value : nil }
+        let values = request.headers.values(named: lowercasedName)
         headerValuesAsked.append((lowercasedName, values))
         return values
     }

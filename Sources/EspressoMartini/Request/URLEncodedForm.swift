@@ -31,6 +31,31 @@ public struct URLEncodedForm: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// The values given for `name` in `text`, in order, as `URLEncodedForm(parsing: text).values(named: name)`
+    /// says, without decoding the other fields: a variant asks a query for one or two names.
+    public static func values(named name: String, in text: String) -> [String] {
+        var values: [String] = []
+        var wanted = name, text = text
+        wanted.withUTF8 { wanted in
+            text.withUTF8 { text in
+                var start = 0
+                while start < text.count {
+                    var end = start
+                    while end < text.count, text[end] != UInt8(ascii: "&") { end += 1 }
+                    defer { start = end + 1 }
+                    guard end > start else { continue }
+                    let pair = UnsafeBufferPointer(rebasing: text[start..<end])
+                    let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                    let rawName = UnsafeBufferPointer(rebasing: pair[..<equals])
+                    let isPlain = !rawName.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+                    guard isPlain ? rawName.elementsEqual(wanted) : decode(rawName) == name else { continue }
+                    values.append(equals == pair.endIndex ? "" : decode(pair[(equals + 1)...]))
+                }
+            }
+        }
+        return values
+    }
+
     /// The values given for `name`, in order; empty when it was not given.
     public func values(named name: String) -> [String] {
         fields.compactMap { $0.name == name ? $0.value : nil }

@@ -1,10 +1,14 @@
 /// A regular expression (Swift's `Regex`, Perl-style syntax: `\d`, `[a-z]+`, `(?i)`), compiled once
 /// at load and then matched from any thread.
 ///
+/// A class, not a struct: `Regex` is resilient (its size unknown to this module), so as a struct it would make
+/// `Matcher.Rule` and `VariantCondition` enums of unknown layout, copied through generic value witnesses
+/// on every request.
+///
 /// `@unchecked Sendable`: `Regex` is a value whose only shared state is its lowered program, which
 /// the standard library stores once with an atomic compare-and-swap (`Regex.Program.loweredProgram`),
 /// and `init` lowers it before the value is shared.
-public struct CompiledRegex: @unchecked Sendable {
+public final class CompiledRegex: @unchecked Sendable {
     /// As written in the configuration, for messages.
     public let pattern: String
     private let regex: Regex<AnyRegexOutput>

@@ -150,7 +150,8 @@ rows = [
 ]
 for probe, title, target in (
         ("variants", "4 variants, the last answering (a header and a query parameter), vs the static small JSON", 0.80),
-        ("json", "A JSON Pointer condition on a 1 KiB POSTed JSON body vs the static small JSON", 0.60)):
+        ("json", "A JSON Pointer condition on a 1 KiB POSTed JSON body vs the static small JSON", 0.60),
+        ("template", "A templated JSON body with 3 values from the request (path parameter, query parameter, header) vs the static small JSON", 0.60)):
     rows.append(("%s, same server, 10-exchange tree: req/s" % title, "—",
                  "%s vs %s" % (cell("em-10", probe, "rps"), cell("em-10", "static", "rps")),
                  against_target(ratio(("em-10", probe), ("em-10", "static"), "rps"), target)))

@@ -1,7 +1,8 @@
 /// What a response template sees (§11), computed only for the names a render reaches and kept for
 /// the rest of the answer: `request.…` from the request model the variants read too, `cache.KEY`,
-/// `call`, `now`, `uuid` (one per answer, so the body and a header agree) and `mockServer`. Repeated
-/// query, form or header names give their first value. One per answer, on one thread.
+/// `call`, `now`, `uuid` (one per answer, so the body and a header agree) and `mockServer`. As in the
+/// scripts' request object (§12), a query, form or header name given once is a string and one given more
+/// than once a list of its values, in order; `pathComponents` starts with `/`. One per answer, on one thread.
 public final class ResponseTemplateContext: MustacheContext {
     public let model: RequestModel
     /// This exchange's (or variant's) call number, from 1.
@@ -52,16 +53,25 @@ public final class ResponseTemplateContext: MustacheContext {
         guard let part = path.first else { return wholeRequest }
         let rest = path.dropFirst()
         guard let name = rest.first else { return requestPart(part) }
-        let value: String?
+        let value: JSONValue?
         switch part {
-        case "headers": value = model.headerValues(name.lowercased()).first
-        case "pathParameters": value = model.pathParameter(name)
-        case "queryParameters": value = model.queryValues(name).first
-        case "formParameters": value = model.formValues(name).first
+        case "headers": value = Self.oneOrMany(model.headerValues(name.lowercased()))
+        case "pathParameters": value = model.pathParameter(name).map(JSONValue.string)
+        case "queryParameters": value = Self.oneOrMany(model.queryValues(name))
+        case "formParameters": value = Self.oneOrMany(model.formValues(name))
         case "bodyJSON": return model.bodyTooLarge ? nil : model.bodyJSON?.descendant(at: rest)
         default: return requestPart(part)?.descendant(at: rest)
         }
-        return value.map(JSONValue.string)?.descendant(at: rest.dropFirst())
+        return value?.descendant(at: rest.dropFirst())
+    }
+
+    /// Nothing for no value, a string for one, a list for several.
+    private static func oneOrMany(_ values: [String]) -> JSONValue? {
+        switch values.count {
+        case 0: nil
+        case 1: .string(values[0])
+        default: .array(values.map(JSONValue.string))
+        }
     }
 
     /// One part of the request, whole.
@@ -73,22 +83,23 @@ public final class ResponseTemplateContext: MustacheContext {
         case "query": return .string(request.rawQuery)
         case "body": return model.bodyTooLarge ? nil : model.bodyText.map(JSONValue.string)
         case "bodyJSON": return model.bodyTooLarge ? nil : model.bodyJSON
-        case "pathComponents": return .array(request.segments.segments.map(JSONValue.string))
-        case "headers": return Self.firstValues(model.headers.map { ($0.name.lowercased(), $0.value) })
-        case "pathParameters": return Self.firstValues(model.pathParameters.map { ($0.name, $0.value) })
-        case "queryParameters": return Self.firstValues(model.queryParameters.fields.map { ($0.name, $0.value) })
-        case "formParameters": return Self.firstValues(model.formParameters.fields.map { ($0.name, $0.value) })
+        case "pathComponents": return .array([.string("/")] + request.segments.segments.map(JSONValue.string))
+        case "headers": return Self.object(model.headers.map { ($0.name.lowercased(), $0.value) })
+        case "pathParameters": return Self.object(model.pathParameters.map { ($0.name, $0.value) })
+        case "queryParameters": return Self.object(model.queryParameters.fields.map { ($0.name, $0.value) })
+        case "formParameters": return Self.object(model.formParameters.fields.map { ($0.name, $0.value) })
         default: return nil
         }
     }
 
-    /// An object of each name's first value, in order of first appearance.
-    private static func firstValues(_ pairs: [(String, String)]) -> JSONValue {
-        var members: [JSONMember] = []
-        var seen = Set<String>()
-        for (name, value) in pairs where seen.insert(name).inserted {
-            members.append(JSONMember(key: name, value: .string(value)))
+    /// An object of each name's value (a list of them for a repeated name), in order of first appearance.
+    private static func object(_ pairs: [(String, String)]) -> JSONValue {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for (name, value) in pairs {
+            if values[name] == nil { names.append(name) }
+            values[name, default: []].append(value)
         }
-        return .object(members)
+        return .object(names.map { JSONMember(key: $0, value: oneOrMany(values[$0]!)!) })
     }
 }

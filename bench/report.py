@@ -216,7 +216,7 @@ out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/target",
          "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big",
          "static": "/api/v1/hello (static)", "variants": "/api/v1/variants?page=2 + X-Client",
-         "json": "POST /api/v1/orders (1 KiB JSON)"}
+         "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):

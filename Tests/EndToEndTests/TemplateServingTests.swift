@@ -130,6 +130,23 @@ struct TemplateServingTests {
         #expect(cache.text == "{}")
     }
 
+    @Test("a reload that brings a template that does not parse is refused with its position, and the old template serves on")
+    func brokenTemplateOnReload() async throws {
+        let tree = try TemporaryTree(exchanges: ["hi/{name}/GET/configuration.json": #"{"template": true, "body": "hi {{request.pathParameters.name}}"}"#],
+                                     configuration: #"{"watch": false}"#)
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree)
+        defer { server.stop() }
+        #expect(try await server.client.get("/hi/ada").text == "hi ada")
+        try tree.write(#"{"template": true, "body": "bye {{/name}}"}"#, at: "network-exchanges/hi/{name}/GET/configuration.json")
+        let failed = try await server.client.send("POST", "/__espressomartini/reload")
+        #expect(failed.statusCode == 422)
+        let errors = try #require((try failed.json() as? [String: Any])?["errors"] as? [String])
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasSuffix("network-exchanges/hi/{name}/GET/configuration.json:1:33: error: the template does not parse: `{{/name}}` closes no open section: remove it, or open the section before with `{{#name}}`") == true, "\(errors)")
+        #expect(try await server.client.get("/hi/bo").text == "hi bo")
+    }
+
     @Test("a template that does not parse stops the start with its file, line and column")
     func brokenTemplate() async throws {
         let tree = try TemporaryTree(exchanges: [

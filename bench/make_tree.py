@@ -14,6 +14,11 @@ OUT/network-exchanges/ always holds these probes (the paths bench/run.sh loads):
                                                       page=2) matches only the last: variant-4.json
     POST /api/v1/orders                               2 variants; the probe POSTs OUT/order.json (1 KiB) whose
                                                       /customer/tier is "gold": the first, gold.json
+    GET /api/v1/greetings/{id}                        a templated JSON body (hello's shape) with three values
+                                                      from the request: the path parameter, the query
+                                                      parameter name and the header X-Client; the probe
+                                                      (/api/v1/greetings/42?name=espresso, X-Client: bench)
+                                                      must get OUT/greeting.json
 
 The variant answers are JSON of the same size as hello's, each with its own "id", so that only the decision
 differs from hello and a check can tell which variant answered. Then
@@ -139,7 +144,14 @@ def main():
         (None, "other.json", json_text(dict(BODY, id=22))),
     ])
     write(os.path.join(out, "order.json"), order_body())
-    count = len(probes) + 3
+    # The template probe: hello's body with three of its values taken from the request.
+    template = dict(BODY, id="{{request.pathParameters.id}}", name="{{request.queryParameters.name}}",
+                    kind="{{request.headers.x-client}}")
+    folder = os.path.join(root, "api/v1/greetings/{id}/GET")
+    write(os.path.join(folder, "configuration.json"), json.dumps({"template": True, "body": template}, indent=2) + "\n")
+    with open(os.path.join(out, "greeting.json"), "w") as f:
+        f.write(json.dumps(dict(BODY, id="42", name="espresso", kind="bench"), separators=(",", ":")))
+    count = len(probes) + 4
 
     index = 0
     while count < args.exchanges:

@@ -19,6 +19,8 @@ public final class MockServer: @unchecked Sendable {
     public let service: TreeService
     private let configuration: ServerConfiguration
     private let decider: Decider
+    /// What templates see beside the request; told the server's address once it is bound.
+    private let templates: TemplateEnvironment
     /// The last requests, for the admin API; nil when the admin API is off.
     private let journal: RequestJournal?
     private let sender: Sender
@@ -47,7 +49,12 @@ public final class MockServer: @unchecked Sendable {
         self.service = service
         let journal = configuration.admin ? RequestJournal() : nil
         self.journal = journal
-        decider = Decider(configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0, parser: JanssonParser()) }, parser: JanssonParser())
+        let templates = TemplateEnvironment(cache: service.cache)
+        self.templates = templates
+        decider = Decider(
+            configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0, parser: JanssonParser()) }, parser: JanssonParser(),
+            templates: templates
+        )
         sender = Sender(accessLog: accessLog)
         timed = accessLog != nil
     }
@@ -60,6 +67,7 @@ public final class MockServer: @unchecked Sendable {
         let poolSize = UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let connectionLimit = Self.raiseDescriptorLimit(for: configuration.connectionLimit)
         let context = Unmanaged.passUnretained(self).toOpaque()
+        templates.setMockServer("http://" + socket.address)
         guard let daemon = em_start_daemon(
             flags, socket.descriptor, poolSize, UInt32(configuration.connectionTimeout), UInt32(connectionLimit),
             MockServer.accessHandler, MockServer.completedHandler, MockServer.requestStartHandler, context

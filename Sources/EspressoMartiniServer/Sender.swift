@@ -2,7 +2,7 @@ import CMicroHTTPD
 import EspressoMartini
 
 /// Puts decisions on the wire: queues libmicrohttpd responses (a tree's shared ones, bytes made for one
-/// request, files from disk), suspends a connection for a delay and resumes it, and writes the access log.
+/// request such as a rendered template, files from disk), suspends a connection for a delay and resumes it, and writes the access log.
 /// With `LibMicroHTTPDResponse`, the only code that knows libmicrohttpd's responses.
 final class Sender: Sendable {
     private let accessLog: AccessLog?
@@ -58,7 +58,8 @@ final class Sender: Sendable {
     /// Queues the answer; the status it has, for the access log.
     private func queue(_ decision: Decision, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
         switch decision {
-        case .exchange(let answer): queue(answer, on: connection)
+        case .exchange(let answer):
+            if let rendered = answer.rendered { queue(rendered, on: connection) } else { queue(answer, on: connection) }
         case .generated(let answer), .admin(let answer): queue(answer, on: connection)
         case .delayed(_, let decision): queue(decision, on: connection)  // `send` waits first; never reached
         }

@@ -126,6 +126,11 @@ struct SchemaTests {
         .init("a response_file outside the tree", .exchange, #"{"response_file": "../../outside.json"}"#, .error, beyondTheSchema: true),
         .init("a status written 200.0", .exchange, #"{"status_code": 200.0}"#, .error, beyondTheSchema: true),
         .init("a key given twice", .exchange, #"{"status_code": 201, "status_code": 202}"#, .error, beyondTheSchema: true),
+        // Templates (§11).
+        .init("a templated JSON body and header", .exchange, #"{"template": true, "status_code": 201, "headers": {"Location": "/o/{{request.pathParameters.id}}"}, "body": {"id": "{{request.pathParameters.id}}"}}"#, .clean),
+        .init("template false on a file", .exchange, #"{"template": false, "response_file": "data.json"}"#, .clean),
+        .init("template as a string", .exchange, #"{"template": "true", "body": "x"}"#, .error),
+        .init("a template that does not parse", .exchange, #"{"template": true, "body": "{{#a}}"}"#, .error, beyondTheSchema: true),
         // Sequences with a mode and variants (§10, §14).
         .init("a sequence object", .exchange, #"{"$schema": "x.json", "responses": [{"status_code": 202}, {"$schema": "x.json"}], "sequence": "repeat_last"}"#, .clean),
         .init("a sequence object of one response", .exchange, #"{"responses": {"body": "x"}}"#, .clean),

@@ -9,8 +9,12 @@ public final class CallCounter: Sendable {
 
     /// Counts this call and returns the response position for it: `min(n, count - 1)` for the n-th call.
     public func next(responseCount: Int) -> Int {
-        let previous = calls.wrappingAdd(1, ordering: .relaxed).oldValue
-        return min(previous, responseCount - 1)
+        min(nextCall() - 1, responseCount - 1)
+    }
+
+    /// Counts this call and returns its number, from 1.
+    public func nextCall() -> Int {
+        calls.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     public var value: Int { calls.load(ordering: .relaxed) }

@@ -48,6 +48,7 @@ extension Explanation {
         if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
         members.append(JSONMember(key: "delay", value: response.delay.map(JSONValue.real) ?? .null))
+        if response.template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
         return .object(members)
     }
 

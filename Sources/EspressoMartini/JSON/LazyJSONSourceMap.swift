@@ -1,7 +1,7 @@
 /// A `JSONSourceMap` built on first use: positions are only needed when something is wrong, and
 /// scanning every file of a large tree for nothing would slow every load.
 final class LazyJSONSourceMap: JSONPositions {
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     private lazy var map = JSONSourceMap(bytes)
 
     init(_ bytes: [UInt8]) {

@@ -1,6 +1,6 @@
-/// A request as conditions (and later templates and scripts) read it: each part parsed on first use and
-/// kept for the request, so several conditions and variants share one parse. Built only for exchanges
-/// that read the request; a static exchange's request never makes one. One per request, on one thread.
+/// A request as conditions and templates (and later scripts) read it: each part parsed on first use and
+/// kept for the request, so several conditions, variants and templates share one parse. Built only for
+/// exchanges that read the request; a static exchange's request never makes one. One per request, on one thread.
 public final class RequestModel: VariantInput {
     public let request: Request
     /// The route that answers, whose `{name}` captures are the path parameters.

@@ -9,13 +9,16 @@ public final class Decider: Sendable {
     private let globalHeaders: [HTTPHeader]
     /// Nil when the admin API is off: its paths are then routed like any other.
     private let admin: AdminAPI?
-    /// Reads request bodies as JSON for the conditions that ask.
-    private let parser: any JSONParser
+    /// Reads request bodies as JSON for the conditions and templates that ask.
+    let parser: any JSONParser
+    /// What templates see beside the request.
+    let templates: TemplateEnvironment
 
-    public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser) {
+    public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser, templates: TemplateEnvironment = TemplateEnvironment()) {
         globalHeaders = configuration.headers
         self.admin = admin
         self.parser = parser
+        self.templates = templates
     }
 
     /// The answer to `request` from `tree`. An exchange's call counter moves here, in one atomic step, so
@@ -33,6 +36,7 @@ public final class Decider: Sendable {
             if tree.hasVariants, case let exchange = tree.tree.exchanges[index], !exchange.variants.isEmpty {
                 return decideVariant(request, exchange: exchange, at: index, tree: tree)
             }
+            if tree.hasTemplates { return delayed(rendering(tree.answer(exchangeAt: index), for: request, model: nil)) }
             return delayed(tree.answer(exchangeAt: index))
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
@@ -52,7 +56,8 @@ public final class Decider: Sendable {
     private func decideVariant(_ request: Request, exchange: Exchange, at index: Int, tree: ServingTree) -> Decision {
         let model = RequestModel(request, route: exchange.route, parser: parser)
         if let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) {
-            return delayed(tree.answer(exchangeAt: index, variant: variant))
+            let answer = tree.answer(exchangeAt: index, variant: variant)
+            return delayed(tree.hasTemplates ? rendering(answer, for: request, model: model) : answer)
         }
         let mismatches = exchange.variants.enumerated().map { number, variant in
             "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")

@@ -1,9 +1,9 @@
 /// What to answer one request, as `Decider.decide` chose it; the sender puts it on the wire. A new kind of
-/// answer (a template rendered, a script's result, a fault) is one more case here and its sending, with
-/// no change to routing.
+/// answer (a script's result, a fault) is one more case here and its sending, with no change to routing.
 public enum Decision: Sendable {
     /// An exchange's response as the tree configures it, sent from the tree's slot for it (built once
-    /// per tree, shared by every request) or from disk.
+    /// per tree, shared by every request) or from disk; for a template, the bytes rendered for this
+    /// request (`ExchangeAnswer.rendered`).
     case exchange(ExchangeAnswer)
     /// Bytes made for this request: the `400`/`404`/`405` errors.
     case generated(GeneratedAnswer)

@@ -1,17 +1,28 @@
 /// An exchange's response chosen for one request: its serving tree (kept alive while the request waits
 /// out its delay, even across a reload), the exchange, the variant that answers (nil without variants)
-/// and the response's 0-based position in the exchange's `responses`.
+/// and the response's 0-based position in the exchange's `responses`; for a template, what it rendered.
 public struct ExchangeAnswer: Sendable {
     public let tree: ServingTree
     public let exchangeIndex: Int
     public let position: Int
     public let variant: Int?
+    /// The call number the counter gave this request (from 1); 0 when not counted.
+    public let call: Int
+    /// A templated response rendered for this request (sent in place of the tree's slot); nil for any other.
+    public let rendered: GeneratedAnswer?
 
-    public init(tree: ServingTree, exchangeIndex: Int, position: Int, variant: Int? = nil) {
+    public init(tree: ServingTree, exchangeIndex: Int, position: Int, variant: Int? = nil, call: Int = 0, rendered: GeneratedAnswer? = nil) {
         self.tree = tree
         self.exchangeIndex = exchangeIndex
         self.position = position
         self.variant = variant
+        self.call = call
+        self.rendered = rendered
+    }
+
+    /// This answer with `rendered` as what is sent.
+    public func sending(_ rendered: GeneratedAnswer) -> ExchangeAnswer {
+        ExchangeAnswer(tree: tree, exchangeIndex: exchangeIndex, position: position, variant: variant, call: call, rendered: rendered)
     }
 
     public var exchange: Exchange { tree.tree.exchanges[exchangeIndex] }

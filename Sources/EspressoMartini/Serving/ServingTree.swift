@@ -30,6 +30,8 @@ public final class ServingTree: Sendable {
     /// Whether some exchange's variants read the body: only then does the server look up a request's
     /// exchange before its body arrives, to keep the body for it.
     public let readsBodies: Bool
+    /// Whether some response is a template: only then does `decide` look for one to render.
+    public let hasTemplates: Bool
     /// Each exchange's first slot in `built`; the slots of its other responses follow.
     private let firstSlots: [Int32]
     /// The responses as the sender built them, by slot.
@@ -56,6 +58,7 @@ public final class ServingTree: Sendable {
             return Int32(next)
         }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
+        hasTemplates = tree.exchanges.contains(where: \.hasTemplates)
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }
@@ -64,7 +67,7 @@ public final class ServingTree: Sendable {
         var diskFiles: [Int: DiskFile] = [:]
         var budget = Self.memoryBudget
         Self.forEachResponse(in: tree) { slot, exchange, response in
-            guard case .file(let name, let path, let size) = response.body else { return }
+            guard case .file(let name, let path, let size) = response.body, response.template == nil else { return }
             if size <= Self.memoryFileLimit, size <= budget {
                 budget -= size
             } else {
@@ -94,7 +97,7 @@ public final class ServingTree: Sendable {
     /// loaded, as if with it: a file edited later is served as it was until the next reload.
     public func readFilesAhead() {
         Self.forEachResponse(in: tree) { slot, exchange, response in
-            guard case .file(let name, let path, let size) = response.body, size <= Self.readAheadLimit, diskFiles[slot] == nil,
+            guard case .file(let name, let path, let size) = response.body, response.template == nil, size <= Self.readAheadLimit, diskFiles[slot] == nil,
                   built.existing(slot) == nil, let bytes = FileBytes.reading(path: tree.path(ofFile: name, at: path, in: exchange)) else { return }
             fileBytes.withLock { $0[slot] = bytes }
         }
@@ -108,16 +111,16 @@ public final class ServingTree: Sendable {
 
     /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets.
     public func answer(exchangeAt index: Int) -> ExchangeAnswer {
-        let position = counter(exchangeAt: index).next(responseCount: tree.exchanges[index].responses.count)
-        return ExchangeAnswer(tree: self, exchangeIndex: index, position: position)
+        let call = counter(exchangeAt: index).nextCall()
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: min(call, tree.exchanges[index].responses.count) - 1, call: call)
     }
 
     /// Counts a call to variant `variant` of the exchange at `index` (one atomic step) and returns the
     /// response it gets.
     public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer {
         let responses = tree.exchanges[index].variants[variant].responses
-        let position = counter(exchangeAt: index, variant: variant).next(responseCount: responses.count)
-        return ExchangeAnswer(tree: self, exchangeIndex: index, position: responses.lowerBound + position, variant: variant)
+        let call = counter(exchangeAt: index, variant: variant).nextCall()
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: responses.lowerBound + min(call, responses.count) - 1, variant: variant, call: call)
     }
 
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`.

@@ -2,7 +2,7 @@
 /// text, `{{name}}`, `{{{name}}}`, `{{& name}}`, dotted names and `{{.}}`, sections `{{#name}}…{{/name}}`,
 /// inverted sections `{{^name}}…{{/name}}`, comments `{{! … }}` and delimiter changes `{{=<% %>=}}`,
 /// with the specification's standalone-line rule. Partials and template inheritance are refused.
-public struct MustacheTemplate: Sendable {
+public struct MustacheTemplate: Sendable, Equatable {
     /// The nodes, flat: a section's body follows it.
     let nodes: [MustacheNode]
     /// The names of the variables and sections, in the order they appear.
@@ -33,4 +33,9 @@ public struct MustacheTemplate: Sendable {
     public var isPlainText: Bool {
         nodes.allSatisfy { if case .text = $0 { true } else { false } }
     }
+}
+
+extension MustacheTemplate {
+    /// The template of no text at all.
+    public static let empty = MustacheTemplate(nodes: [], names: [], text: [])
 }

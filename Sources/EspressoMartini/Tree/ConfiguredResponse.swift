@@ -6,12 +6,16 @@ public struct ConfiguredResponse: Sendable, Equatable {
     public let body: ResponseBody
     /// The response's own delay in seconds; nil means the global delay applies.
     public let delay: Double?
+    /// With `"template": true`, the body and header values compiled as templates, rendered for every
+    /// request in place of `headers` and `body`; nil for a response sent as configured.
+    public let template: ResponseTemplate?
 
-    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil) {
+    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil, template: ResponseTemplate? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.delay = delay
+        self.template = template
     }
 
     /// `Content-Type` derived from the body, used when the exchange's headers do not name one.
@@ -27,7 +31,13 @@ public struct ConfiguredResponse: Sendable, Equatable {
     /// The headers to send, in precedence order: the exchange's own, the type derived from the body,
     /// then the global ones — each name only from the first source that has it.
     public func effectiveHeaders(global: [HTTPHeader]) -> [HTTPHeader] {
-        var result = headers
+        effectiveHeaders(own: headers, global: global)
+    }
+
+    /// As `effectiveHeaders(global:)`, with `own` in place of the exchange's own headers (a template's,
+    /// rendered).
+    public func effectiveHeaders(own: [HTTPHeader], global: [HTTPHeader]) -> [HTTPHeader] {
+        var result = own
         if let type = derivedContentType, !result.contains(named: "Content-Type") {
             result.append(HTTPHeader(name: "Content-Type", value: type))
         }

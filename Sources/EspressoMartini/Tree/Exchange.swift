@@ -39,8 +39,10 @@ public final class Exchange: Sendable, Equatable {
     public let responses: [ConfiguredResponse]
     /// Empty for an exchange answered by one sequence.
     public let variants: [Variant]
-    /// Whether a variant's conditions read the request's body, which the server then keeps.
+    /// Whether a variant's conditions or a template read the request's body, which the server then keeps.
     public let readsBody: Bool
+    /// Whether some response is a template, rendered for every request.
+    public let hasTemplates: Bool
 
     public init(method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse], variants: [Variant] = []) {
         self.method = method
@@ -48,7 +50,8 @@ public final class Exchange: Sendable, Equatable {
         self.methodFolderName = methodFolderName
         self.responses = responses
         self.variants = variants
-        readsBody = variants.contains { $0.conditions.readsBody }
+        hasTemplates = responses.contains { $0.template != nil }
+        readsBody = hasTemplates || variants.contains { $0.conditions.readsBody }
     }
 
     /// Its call counters: one, or one per variant.

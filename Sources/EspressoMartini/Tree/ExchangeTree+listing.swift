@@ -1,6 +1,6 @@
 extension ExchangeTree {
     /// One line per exchange: method, route as the folders spell it, then its responses
-    /// (`1: 202 pending.json · 2: 200 done.json delay 0.5s`); for an exchange with variants, one more
+    /// (`1: 202 pending.json · 2: 200 done.json delay 0.5s`, `template` after a templated one); for an exchange with variants, one more
     /// line per variant under it (`variant 1 when query page=2: 1: 200 page-2.json`).
     public var listing: String {
         let methodWidth = exchanges.map(\.method.name.count).max() ?? 0
@@ -24,10 +24,12 @@ extension ExchangeTree {
     private static func summary(of responses: ArraySlice<ConfiguredResponse>) -> String {
         responses.enumerated().map { index, response in
             "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
+                + (response.template != nil ? " template" : "")
         }.joined(separator: " · ")
     }
 
-    /// `endpoints --json`: every exchange with its responses as the configuration gives them.
+    /// `endpoints --json`: every exchange with its responses as the configuration gives them
+    /// (`"template": true` on a templated one).
     public var listingJSON: JSONValue {
         .array(exchanges.map { exchange in
             var members = [
@@ -70,6 +72,7 @@ extension ConfiguredResponse {
         if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
         if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         members.append(JSONMember(key: "delay", value: delay.map(JSONValue.real) ?? .null))
+        if template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
         return .object(members)
     }
 }

@@ -3,7 +3,7 @@
 /// problem with its line and column. Any response object may name the
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
-    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
+    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "template"]
 
     /// The requests folder as the user named it, and the method folder's route: paths for messages are
     /// built from them only when there is something to report.
@@ -148,6 +148,7 @@ struct ResponseReader {
         var body = ResponseBody.none
         var delay: Double?
         var bodyKey: String?
+        var isTemplate = false
 
         for member in members {
             var memberPath: [String] { path + [member.key] }
@@ -178,6 +179,12 @@ struct ResponseReader {
                 } else if let file = responseFile(member.value, at: memberPath, into: &diagnostics) {
                     body = file
                 }
+            case "template":
+                guard case .bool(let flag) = member.value else {
+                    diagnostics.error(file, map.value(memberPath), "'template' must be true or false, found \(member.value.kindName)")
+                    continue
+                }
+                isTemplate = flag
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
             default:
@@ -189,7 +196,9 @@ struct ResponseReader {
             diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
             body = .none
         }
-        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay)
+        guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay) }
+        guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else { return nil }
+        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, template: template)
     }
 
     /// `path` is built only for a message: nearly every response names a file.

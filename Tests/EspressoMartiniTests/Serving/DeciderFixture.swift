@@ -23,7 +23,10 @@ struct DeciderFixture {
             tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"),
             releaseBuilt: { _ in }
         )
-        decider = Decider(configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal, parser: JanssonParser()) : nil, parser: JanssonParser())
+        decider = Decider(
+            configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal, parser: JanssonParser()) : nil,
+            parser: JanssonParser(), templates: TemplateEnvironment(cache: service.cache, mockServer: "http://127.0.0.1:8080")
+        )
     }
 
     struct FixtureError: Error, CustomStringConvertible {
@@ -54,7 +57,7 @@ extension Decision {
     var headers: [HTTPHeader] {
         switch self {
         case .generated(let answer), .admin(let answer): answer.headers
-        case .exchange(let answer): answer.response.effectiveHeaders(global: answer.tree.globalHeaders)
+        case .exchange(let answer): answer.rendered?.headers ?? answer.response.effectiveHeaders(global: answer.tree.globalHeaders)
         case .delayed(_, let decision): decision.headers
         }
     }

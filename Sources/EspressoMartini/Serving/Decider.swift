@@ -11,9 +11,12 @@ public final class Decider: Sendable {
     private let admin: AdminAPI?
     /// Reads request bodies as JSON for the conditions that ask.
     private let parser: any JSONParser
+    /// `"cors": true`: an `OPTIONS` preflight to a route without an `OPTIONS` exchange gets a `204`.
+    private let cors: Bool
 
     public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser) {
         globalHeaders = configuration.headers
+        cors = configuration.cors
         self.admin = admin
         self.parser = parser
     }
@@ -26,6 +29,10 @@ public final class Decider: Sendable {
             return .generated(.error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
         }
         if let admin, segments.startsWith(segment: Self.adminPrefix) {
+            if cors, let methods = admin.allowedMethods(for: request),
+               let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
+                return .admin(preflight)
+            }
             return .admin(admin.answer(request, tree: tree))
         }
         switch tree.tree.resolve(segments, method: request.knownMethod) {
@@ -35,6 +42,10 @@ public final class Decider: Sendable {
             }
             return delayed(tree.answer(exchangeAt: index))
         case .methodNotAllowed(let methods):
+            // Only a route without an OPTIONS exchange gets here: an OPTIONS exchange of the tree answers itself.
+            if cors, let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
+                return .generated(preflight)
+            }
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(request.method) exchange for \(request.path); allowed: \(allow.value)"
             return .generated(.error(405, message, extraHeaders: [allow], globalHeaders: globalHeaders))

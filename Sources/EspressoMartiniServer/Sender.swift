@@ -120,15 +120,15 @@ final class Sender: Sendable {
     }
 
     /// Queues a response kept in a tree's slot: shared as it is, or, with CORS and a request with an
-    /// `Origin`, a response of the request's own made from it.
+    /// `Origin`, the slot's response for that origin.
     private func queue(built: UnsafeMutableRawPointer, status: UInt32, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
         guard cors else { return (MHD_queue_response(connection, status, OpaquePointer(built)), status) }
         let ready = Unmanaged<CORSReadyResponse>.fromOpaque(built).takeUnretainedValue()
         guard let origin = MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") else {
             return (MHD_queue_response(connection, status, ready.shared), status)
         }
-        guard let response = ready.response(origin: origin) else { return (.NO, status) }
-        defer { MHD_destroy_response(response) }
+        guard let (response, madeForRequest) = ready.response(origin: origin) else { return (.NO, status) }
+        defer { if madeForRequest { MHD_destroy_response(response) } }
         return (MHD_queue_response(connection, status, response), status)
     }
 

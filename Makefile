@@ -186,7 +186,7 @@ clean:
 # saves it, with the raw numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES
 # (alternating loads per server and comparison in a round, default 4), DURATION (seconds per slice, default 2)
 # and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
-BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl
+BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl openssl nginx
 
 bench: build bench-deps
 	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh

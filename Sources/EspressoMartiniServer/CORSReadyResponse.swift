@@ -27,7 +27,8 @@ final class CORSReadyResponse: @unchecked Sendable {
     private let origins = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: originLimit)
     private let originResponses = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: originLimit)
     private let originCount = Atomic<Int>(0)
-    private let adding = Locked(())
+    /// Held while an origin's response is added (its value is unused, but not `()`: see `TreeService`).
+    private let adding = Locked(false)
 
     /// Nil when libmicrohttpd cannot make the shared response (out of memory).
     init?(body: UnsafeRawBufferPointer, owner: AnyObject, headers: [HTTPHeader]) {

@@ -29,14 +29,16 @@ STATIC_LIBSTDCXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_LIBSTDCXX_DIR = $(CURDIR)/.build/static-libstdc++
 STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STATIC_LIBSTDCXX_DIR))
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
-BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev
+BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
 SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuration.schema.json
 
-# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests.
-TEST_PACKAGES = python3 python3-jsonschema
+# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests;
+# openssl and curl for the HTTPS tests (a throw-away certificate, `curl --cacert`); Chromium, whose
+# headless mode runs the cross-origin page of the CORS tests (about 80 MB to download).
+TEST_PACKAGES = python3 python3-jsonschema openssl curl chromium
 
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl
@@ -184,7 +186,7 @@ clean:
 # saves it, with the raw numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES
 # (alternating loads per server and comparison in a round, default 4), DURATION (seconds per slice, default 2)
 # and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
-BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl
+BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl openssl nginx
 
 bench: build bench-deps
 	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh

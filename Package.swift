@@ -13,6 +13,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -21,11 +22,12 @@ let package = Package(
         .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
         // A command line read against command definitions: options, help pages, completion scripts.
         .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
-        // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser.
+        // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser,
+        // the TLS certificate read with GnuTLS.
         .target(
             name: "EspressoMartiniServer",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CJansson", .product(name: "Logging", package: "swift-log"),
+                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CJansson", "CGnuTLS", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

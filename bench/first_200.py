@@ -3,10 +3,11 @@
 
 Started *before* the server, so that Python's own start-up is not counted: it first checks that nothing
 listens on URL's port yet (else writes "busy" and exits 3), writes "polling" to READY_FILE, then tries
-GET URL every 2 ms. It appends the wall-clock time of the first 200 (time.time(), seconds), or "timeout"
+GET URL (http or https) every 2 ms. It appends the wall-clock time of the first 200 (time.time(), seconds), or "timeout"
 after LIMIT_S seconds (exit 1)."""
 import http.client
 import socket
+import ssl
 import sys
 import time
 import urllib.parse
@@ -27,7 +28,10 @@ with open(ready_file, "w") as f:
 deadline = time.monotonic() + limit
 while time.monotonic() < deadline:
     try:
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=2)
+        if parts.scheme == "https":  # the bench's own certificate: readiness only, not trust
+            connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=2, context=ssl._create_unverified_context())
+        else:
+            connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=2)
         connection.request("GET", parts.path or "/")
         response = connection.getresponse()
         response.read()

@@ -147,6 +147,9 @@ rows = [
     ("… with the access log at INFO (to a file) vs ERROR: req/s", "—",
      "%s vs %s%s" % (cell("em-10-info", "hello", "rps"), cell("em-10", "hello", "rps"), logged()),
      times(ratio(("em-10-info", "hello"), ("em-10", "hello"), "rps"))),
+    ("… with CORS on (`--cors`), each request with an `Origin`: req/s",
+     cell("ceiling", "hello", "rps"), cell("em-10-cors", "cors", "rps"),
+     against_target(ratio(("em-10-cors", "cors"), ("ceiling", "hello"), "rps"), 0.85)),
 ]
 for probe, title, target in (
         ("variants", "4 variants, the last answering (a header and a query parameter), vs the static small JSON", 0.80),
@@ -168,6 +171,15 @@ if loads[("nginx", "file")] or failures[("nginx", "file")]:
     rows.append(("… the same file from nginx (sendfile), for reference: espressomartini vs nginx, MiB/s", "—",
                  "%s vs %s" % (cell("em-10", "file", "mib_s"), cell("nginx", "file", "mib_s")),
                  times(ratio(("em-10", "file"), ("nginx", "file"), "mib_s"))))
+if loads[("em-10-tls", "tls")] or failures[("em-10-tls", "tls")]:
+    rows.append(("Small JSON over HTTPS on kept-alive connections, the same certificate (RSA 2048): espressomartini vs nginx, req/s", "—",
+                 "%s vs %s" % (cell("em-10-tls", "tls", "rps"), cell("nginx-tls", "tls", "rps")),
+                 times(ratio(("em-10-tls", "tls"), ("nginx-tls", "tls"), "rps"))))
+    rows.append(("… latency p50 / p99, ms, espressomartini vs nginx", "—",
+                 "%s / %s vs %s / %s" % (cell("em-10-tls", "tls", "p50_us", ms), cell("em-10-tls", "tls", "p99_us", ms),
+                                         cell("nginx-tls", "tls", "p50_us", ms), cell("nginx-tls", "tls", "p99_us", ms)),
+                 "%s / %s" % (times(ratio(("em-10-tls", "tls"), ("nginx-tls", "tls"), "p50_us")),
+                              times(ratio(("em-10-tls", "tls"), ("nginx-tls", "tls"), "p99_us")))))
 rows += [
     ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
      spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),
@@ -207,7 +219,8 @@ out.append("## Raw numbers")
 out.append("")
 out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
-           "access log to a file)%s." % (", `nginx` (%s)" % meta["nginx"] if meta.get("nginx") else ""))
+           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS)%s." % (
+               ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else ""))
 out.append("")
 out.append("One row per round and server: its slices of the comparison taken together (every slice is in the .jsonl file).")
 out.append("")
@@ -216,7 +229,8 @@ out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/target",
          "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big",
          "static": "/api/v1/hello (static)", "variants": "/api/v1/variants?page=2 + X-Client",
-         "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)"}
+         "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)",
+         "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):

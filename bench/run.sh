@@ -35,7 +35,7 @@ die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
 [[ $SLICES =~ ^[1-9][0-9]*$ ]] || die "SLICES must be a positive integer, not '$SLICES'"
 [[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "DURATION must be a whole number of seconds, not '$DURATION'"
-for tool in wrk gcc python3 curl; do
+for tool in wrk gcc python3 curl openssl; do
   command -v "$tool" > /dev/null || die "$tool is missing: run 'make bench', which installs it"
 done
 [[ -x $BINARY ]] || die "$BINARY is missing: run 'make build' (or 'make bench', which builds it)"
@@ -65,7 +65,7 @@ stop_pids() {  # SIGTERM, up to 5 s to exit, then SIGKILL; only PIDs this script
 trap 'stop_pids "${STARTED[@]}"' EXIT
 trap 'say "interrupted"; exit 130' INT TERM
 
-declare -A PID=() PORT=() LOG=()
+declare -A PID=() PORT=() LOG=() SCHEME=()   # SCHEME: https for the servers of the HTTPS comparison
 SERVERS=()       # the servers of the current round, in start order
 STARTUP_S="" FAILURE=""   # set by start_server
 
@@ -82,7 +82,7 @@ start_server() {
   shift 2
   LOG[$name]=$log
   rm -f "$ready"
-  python3 "$HERE/first_200.py" "http://127.0.0.1:${PORT[$name]}/api/v1/hello" "$ready" "$START_LIMIT" &
+  python3 "$HERE/first_200.py" "$(url "$name" hello)" "$ready" "$START_LIMIT" &
   poller=$!
   STARTED+=("$poller")
   for ((i = 0; i < 1000; i++)); do [[ -s $ready ]] && break; sleep 0.01; done
@@ -112,7 +112,7 @@ start_server() {
   forget "$poller"
   result=$(sed -n 2p "$ready")
   if [[ ! $result =~ ^[0-9.]+$ ]]; then
-    FAILURE="$name gave no 200 on http://127.0.0.1:${PORT[$name]}/api/v1/hello within $START_LIMIT s: $(log_tail "$name")"
+    FAILURE="$name gave no 200 on $(url "$name" hello) within $START_LIMIT s: $(log_tail "$name")"
     return 1
   fi
   STARTUP_S=$(awk -v a="$result" -v b="$t0" 'BEGIN { printf "%.4f", a - b }')
@@ -153,16 +153,21 @@ declare -A PROBES=(
   [variants]="/api/v1/variants?page=2"  # the last of 4 variants, by a header and a query parameter
   [json]=/api/v1/orders                 # a JSON Pointer condition on a POSTed 1 KiB body
   [template]="/api/v1/greetings/42?name=espresso"  # a templated JSON body: path parameter, query parameter, header
+  [cors]=/api/v1/hello                  # hello with an Origin, to a server with "cors": true
+  [tls]=/api/v1/hello                   # hello over HTTPS
 )
 # What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
 # the variant meant to answer (bench/make_tree.py writes them).
-declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json" [template]="X-Client: bench")
+declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json" [template]="X-Client: bench" [cors]="Origin: http://bench.test:3000")
 declare -A PROBE_BODY=([json]=$WORK/tree-10/order.json)
 declare -A PROBE_EXPECTED=(
   [variants]=$WORK/tree-10/network-exchanges/api/v1/variants/GET/variant-4.json
   [json]=$WORK/tree-10/network-exchanges/api/v1/orders/POST/gold.json
   [template]=$WORK/tree-10/greeting.json
 )
+
+# url SERVER PROBE: where the probe goes on that server.
+url() { echo "${SCHEME[$1]:-http}://127.0.0.1:${PORT[$1]}${PROBES[$2]}"; }
 
 # probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua) and
 # CURL_OPTIONS to send the probe's header and body.
@@ -183,7 +188,8 @@ probe_options() {
 check_probe() {
   local name=$1 probe=$2 answer=$WORK/logs/check-$1-$2.body code
   probe_options "$probe"
-  code=$(curl -s -o "$answer" -m 10 -w '%{http_code}' "${CURL_OPTIONS[@]}" "http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}")
+  [[ ${SCHEME[$name]:-http} == https ]] && CURL_OPTIONS+=(--cacert "$WORK/tls/cert.pem")
+  code=$(curl -s -o "$answer" -m 10 -w '%{http_code}' "${CURL_OPTIONS[@]}" "$(url "$name" "$probe")")
   if [[ $code != 200 ]]; then
     echo "HTTP $code for ${PROBES[$probe]}: $(head -c 300 "$answer" 2> /dev/null)"
     return 1
@@ -197,7 +203,7 @@ check_probe() {
 # load ROUND SLICE SERVER PROBE CONNECTIONS: one wrk run, its summary and the server's CPU time recorded.
 load() {
   local round=$1 slice=$2 name=$3 probe=$4 connections=$5 url before after output summary
-  url="http://127.0.0.1:${PORT[$name]}${PROBES[$probe]}"
+  url=$(url "$name" "$probe")
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
   probe_options "$probe"
   before=$(cpu_ticks "${PID[$name]}")
@@ -242,7 +248,7 @@ compare() {
 warm_up() {  # warm_up SERVER PROBE: one unrecorded second of load
   probe_options "$2"
   alive "$1" && timeout 20 wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" \
-    "http://127.0.0.1:${PORT[$1]}${PROBES[$2]}" "${WRK_ARGUMENTS[@]}" > /dev/null 2>&1
+    "$(url "$1" "$2")" "${WRK_ARGUMENTS[@]}" > /dev/null 2>&1
 }
 
 in_order() {  # in_order ROUND A B...: the names in this order on odd rounds, reversed on even ones
@@ -269,6 +275,33 @@ http {
     listen 127.0.0.1:$2;
     root $WORK;
     location / { try_files /1MiB.bin =404; }
+  }
+}
+EOF
+}
+
+nginx_tls_config() {  # nginx_tls_config FOLDER PORT: serves hello's 101 bytes on every path over HTTPS, with
+  # espressomartini's certificate, keep-alive as wrk uses it
+  mkdir -p "$1/temp" "$1/root"
+  cp "$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json" "$1/root/hello.json"
+  cat > "$1/nginx.conf" << EOF
+worker_processes $(nproc);
+daemon off;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 4096; }
+http {
+  default_type application/json;
+  access_log off;
+  keepalive_requests 1000000000;
+  client_body_temp_path $1/temp/body; proxy_temp_path $1/temp/proxy; fastcgi_temp_path $1/temp/fastcgi;
+  uwsgi_temp_path $1/temp/uwsgi; scgi_temp_path $1/temp/scgi;
+  server {
+    listen 127.0.0.1:$2 ssl;
+    ssl_certificate $WORK/tls/cert.pem;
+    ssl_certificate_key $WORK/tls/key.pem;
+    root $1/root;
+    location / { try_files /hello.json =404; }
   }
 }
 EOF
@@ -304,7 +337,13 @@ sync
   || die "espressomartini does not load the $EXCHANGES-exchange tree: $(tail -5 "$WORK/logs/endpoints.log")"
 
 NGINX=""
-if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx is not installed: no nginx row (optional)"; fi
+if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx is not installed: no nginx rows (optional)"; fi
+
+# One certificate for espressomartini and nginx over HTTPS, made now (RSA 2048, as most are).
+mkdir -p "$WORK/tls"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-bench -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$WORK/tls/key.pem" -out "$WORK/tls/cert.pem" > "$WORK/logs/openssl.log" 2>&1 \
+  || die "openssl could not make the bench certificate: $(tail -5 "$WORK/logs/openssl.log")"
 
 # ------------------------------------------------------------------------------------------- rounds
 # Servers of a round:
@@ -313,12 +352,16 @@ if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx
 #   em-10         espressomartini, 10-exchange tree, log_level ERROR
 #   em-10-info    the same with log_level INFO, the access log written to a file
 #   em-10000      espressomartini, 10 000-exchange tree, log_level ERROR
+#   em-10-cors    espressomartini, 10-exchange tree, log_level ERROR, "cors": true (--cors)
+#   em-10-tls     espressomartini, 10-exchange tree, log_level ERROR, HTTPS
 #   nginx         nginx serving the 1 MiB file (when installed)
+#   nginx-tls     nginx serving hello's 101 bytes over HTTPS with the same certificate (when installed)
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000)
-  [[ -n $NGINX ]] && names+=(nginx)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls)
+  [[ -n $NGINX ]] && names+=(nginx nginx-tls)
+  SCHEME=([em-10-tls]=https [nginx-tls]=https)
   mapfile -t ports < <(python3 "$HERE/free_ports.py" "${#names[@]}")
   [[ ${#ports[@]} -eq ${#names[@]} ]] || die "could not find ${#names[@]} free ports on 127.0.0.1"
   for i in "${!names[@]}"; do PORT[${names[$i]}]=${ports[$i]}; done
@@ -354,14 +397,29 @@ for ((round = 1; round <= ROUNDS; round++)); do
   start_server em-10-info "$WORK/logs/em-10-info.log" \
     "$BINARY" run --configuration "$WORK/tree-10/configuration-info.json" --port "${PORT[em-10-info]}" \
     || die "round $round: $FAILURE"
+  start_server em-10-cors "$WORK/logs/em-10-cors.log" \
+    "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10-cors]}" --cors \
+    || die "round $round: $FAILURE"
+  start_server em-10-tls "$WORK/logs/em-10-tls.log" \
+    "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10-tls]}" \
+    --tls-certificate "$WORK/tls/cert.pem" --tls-key "$WORK/tls/key.pem" \
+    || die "round $round: $FAILURE"
   if [[ -n $NGINX ]]; then
     nginx_config "$WORK/nginx" "${PORT[nginx]}"
     if ! start_server nginx "$WORK/logs/nginx.log" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"; then
       say "  nginx did not start, no nginx row: $FAILURE"
       record_failure "$round" nginx file "$FAILURE"
     fi
+    nginx_tls_config "$WORK/nginx-tls" "${PORT[nginx-tls]}"
+    if ! start_server nginx-tls "$WORK/logs/nginx-tls.log" "$NGINX" -p "$WORK/nginx-tls" -c "$WORK/nginx-tls/nginx.conf" -e "$WORK/nginx-tls/error.log"; then
+      say "  nginx over HTTPS did not start, no HTTPS row: $FAILURE"
+      record_failure "$round" nginx-tls tls "$FAILURE"
+    fi
   fi
   for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
+  warm_up em-10-cors cors
+  warm_up em-10-tls tls
+  alive nginx-tls && warm_up nginx-tls tls
   for probe in variants json template; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
   warm_up ceiling-file file
@@ -369,7 +427,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
   # Small JSON: the ceiling, espressomartini, and espressomartini with the access log. Were all the
   # requests logged? The lines the loads added, against the requests wrk counted.
   lines=$(wc -l < "${LOG[em-10-info]}")
-  compare "$round" hello "$CONNECTIONS" $(in_order "$round" ceiling em-10 em-10-info)
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" ceiling:hello em-10:hello em-10-info:hello em-10-cors:cors)
   sleep 0.5   # the log is written from a background thread
   record_value "$round" em-10-info access_log_lines $(($(wc -l < "${LOG[em-10-info]}") - lines))
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
@@ -380,6 +438,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
   # Routes on the big tree against the same routes on the small one.
   for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"
+  # Small JSON over HTTPS on kept-alive connections, against nginx with the same certificate.
+  tls_servers=(em-10-tls)
+  alive nginx-tls && tls_servers+=(nginx-tls)
+  compare "$round" tls "$CONNECTIONS" $(in_order "$round" "${tls_servers[@]}")
   # The 1 MiB file.
   file_servers=(ceiling-file em-10)
   alive nginx && file_servers+=(nginx)

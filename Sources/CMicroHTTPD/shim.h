@@ -10,13 +10,26 @@
 #endif
 
 // MHD_start_daemon is variadic, which Swift cannot call: this fixed-argument wrapper passes the
-// options espressomartini uses. The daemon takes over `listen_fd`, bound by the caller.
+// options espressomartini uses. The daemon takes over `listen_fd`, bound by the caller. With a
+// `certificate_callback` (a gnutls_certificate_retrieve_function2), the daemon serves HTTPS and asks it
+// for the certificate at every handshake; NULL serves plain HTTP.
 static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd, unsigned int pool_size,
                                                  unsigned int connection_timeout, unsigned int connection_limit,
                                                  MHD_AccessHandlerCallback handler,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
-                                                 void *context) {
+                                                 void *context, void *certificate_callback) {
+    if (certificate_callback != NULL) {
+        return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, context,
+                                MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                                MHD_OPTION_THREAD_POOL_SIZE, pool_size,
+                                MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
+                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                                MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                                MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
+                                MHD_OPTION_HTTPS_CERT_CALLBACK, certificate_callback,
+                                MHD_OPTION_END);
+    }
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, pool_size,

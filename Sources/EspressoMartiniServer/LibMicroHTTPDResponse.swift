@@ -22,9 +22,15 @@ enum LibMicroHTTPDResponse {
     /// own reference count drops to zero: a connection may still be sending them after a reload has
     /// dropped their tree.
     static func sharing(_ bytes: FileBytes, headers: [HTTPHeader]) -> OpaquePointer? {
-        let owner = Unmanaged.passRetained(bytes.owner)
+        sharing(bytes.buffer, owner: bytes.owner, headers: headers)
+    }
+
+    /// A response sending `buffer` without a copy, keeping `owner` (which keeps `buffer` valid) alive
+    /// as long as libmicrohttpd holds the response.
+    static func sharing(_ buffer: UnsafeRawBufferPointer, owner: AnyObject, headers: [HTTPHeader]) -> OpaquePointer? {
+        let owner = Unmanaged.passRetained(owner)
         let response = MHD_create_response_from_buffer_with_free_callback_cls(
-            bytes.count, UnsafeMutableRawPointer(mutating: bytes.buffer.baseAddress), { owner in
+            buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), { owner in
                 Unmanaged<AnyObject>.fromOpaque(owner!).release()
             }, owner.toOpaque()
         )
@@ -49,7 +55,7 @@ enum LibMicroHTTPDResponse {
         return response
     }
 
-    private static func add(_ headers: [HTTPHeader], to response: OpaquePointer) {
+    static func add(_ headers: [HTTPHeader], to response: OpaquePointer) {
         for header in headers {
             // libmicrohttpd refuses headers it manages itself (Content-Length); the rest always go through.
             _ = MHD_add_response_header(response, header.name, header.value)

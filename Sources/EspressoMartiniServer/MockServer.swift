@@ -17,7 +17,7 @@ public final class MockServer: @unchecked Sendable {
 
     /// The tree in service and its reloads.
     public let service: TreeService
-    private let configuration: ServerConfiguration
+    let configuration: ServerConfiguration
     private let decider: Decider
     /// What templates see beside the request; told the server's address once it is bound.
     private let templates: TemplateEnvironment
@@ -44,7 +44,7 @@ public final class MockServer: @unchecked Sendable {
         self.configuration = configuration
         let service = TreeService(
             tree: tree, configuration: configuration, loader: loader, logger: logger, observer: reloadObserver,
-            releaseBuilt: LibMicroHTTPDResponse.release
+            releaseBuilt: Sender.releaseBuilt(cors: configuration.cors)
         )
         self.service = service
         let journal = configuration.admin ? RequestJournal() : nil
@@ -55,22 +55,23 @@ public final class MockServer: @unchecked Sendable {
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0, parser: JanssonParser()) }, parser: JanssonParser(),
             templates: templates
         )
-        sender = Sender(accessLog: accessLog)
+        sender = Sender(accessLog: accessLog, cors: configuration.cors)
         timed = accessLog != nil
     }
 
     /// Starts answering on `socket` (the daemon takes it over), then reads the tree's small files while
-    /// requests are already answered. Throws with a message naming the address when it cannot.
+    /// requests are already answered. Throws with a message naming the address when it cannot. With
+    /// `tls`, `installCertificate` must have succeeded first.
     public func start(on socket: ListenSocket) throws(StartError) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let poolSize = UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let connectionLimit = Self.raiseDescriptorLimit(for: configuration.connectionLimit)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        templates.setMockServer("http://" + socket.address)
+        templates.setMockServer(scheme + "://" + socket.address)
         guard let daemon = em_start_daemon(
             flags, socket.descriptor, poolSize, UInt32(configuration.connectionTimeout), UInt32(connectionLimit),
-            MockServer.accessHandler, MockServer.completedHandler, MockServer.requestStartHandler, context
+            MockServer.accessHandler, MockServer.completedHandler, MockServer.requestStartHandler, context, certificateCallback
         ) else {
             close(socket.descriptor)
             throw StartError(description: "cannot start the HTTP listener on \(socket.address)")

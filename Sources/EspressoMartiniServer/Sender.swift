@@ -10,9 +10,18 @@ final class Sender: Sendable {
     private let suspended = Locked<[ObjectIdentifier: RequestState]>([:])
     /// Ends delays; its thread starts with the first delayed request.
     private let timer = DeadlineTimer()
+    /// `"cors": true`: every answer gets its CORS headers, and a tree's slots hold `CORSReadyResponse`s.
+    private let cors: Bool
 
-    init(accessLog: AccessLog?) {
+    /// What a tree's slots hold, by `cors`: frees one when its tree goes.
+    static func releaseBuilt(cors: Bool) -> @Sendable (UnsafeMutableRawPointer) -> Void {
+        guard cors else { return LibMicroHTTPDResponse.release }
+        return { built in Unmanaged<CORSReadyResponse>.fromOpaque(built).release() }
+    }
+
+    init(accessLog: AccessLog?, cors: Bool) {
         self.accessLog = accessLog
+        self.cors = cors
     }
 
     /// Carries out `decision` for `request` on `connection`, from the access handler on the connection's
@@ -66,7 +75,9 @@ final class Sender: Sendable {
     }
 
     private func queue(_ answer: GeneratedAnswer, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
-        guard let response = LibMicroHTTPDResponse.copying(answer.body, headers: answer.headers) else { return (.NO, answer.statusCode) }
+        guard let response = LibMicroHTTPDResponse.copying(answer.body, headers: withCORS(answer.headers, on: connection)) else {
+            return (.NO, answer.statusCode)
+        }
         defer { MHD_destroy_response(response) }
         return (MHD_queue_response(connection, answer.statusCode, response), answer.statusCode)
     }
@@ -77,10 +88,10 @@ final class Sender: Sendable {
     private func queue(_ answer: ExchangeAnswer, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
         let tree = answer.tree, slot = answer.slot, status = answer.statusCode
         if let shared = tree.built.existing(slot) {
-            return (MHD_queue_response(connection, status, OpaquePointer(shared)), status)
+            return queue(built: shared, status: status, on: connection)
         }
         if let diskFile = tree.diskFiles[slot] {
-            guard let perRequest = LibMicroHTTPDResponse.sendingFile(diskFile.path, headers: diskFile.headers) else {
+            guard let perRequest = LibMicroHTTPDResponse.sendingFile(diskFile.path, headers: withCORS(diskFile.headers, on: connection)) else {
                 return unreadable(diskFile.path, tree: tree, on: connection)
             }
             defer { MHD_destroy_response(perRequest) }
@@ -88,19 +99,45 @@ final class Sender: Sendable {
         }
         let response = answer.response
         let headers = response.effectiveHeaders(global: tree.globalHeaders)
-        let made: OpaquePointer?
+        let body: (buffer: UnsafeRawBufferPointer, owner: AnyObject)
         if case .file(let name, let resolved, _) = response.body {
             let path = tree.tree.path(ofFile: name, at: resolved, in: answer.exchange)
             guard let bytes = tree.bytes(ofFileIn: slot, at: path) else { return unreadable(path, tree: tree, on: connection) }
-            made = LibMicroHTTPDResponse.sharing(bytes, headers: headers)
+            body = (bytes.buffer, bytes.owner)
         } else {
-            made = LibMicroHTTPDResponse.copying(response.body.inlineBytes, headers: headers)
+            let bytes = HeapBytes(copying: response.body.inlineBytes)
+            body = (bytes.bytes, bytes)
+        }
+        let made: UnsafeMutableRawPointer?
+        if cors {
+            made = CORSReadyResponse(body: body.buffer, owner: body.owner, headers: headers).map { Unmanaged.passRetained($0).toOpaque() }
+        } else {
+            made = LibMicroHTTPDResponse.sharing(body.buffer, owner: body.owner, headers: headers).map(UnsafeMutableRawPointer.init)
         }
         // Two first requests may both build it; only the one published first is ever sent, so every
         // answer from this tree is one version of the file.
         guard let made else { return (.NO, status) }
-        let shared = tree.built.publish(UnsafeMutableRawPointer(made), in: slot)
-        return (MHD_queue_response(connection, status, OpaquePointer(shared)), status)
+        return queue(built: tree.built.publish(made, in: slot), status: status, on: connection)
+    }
+
+    /// Queues a response kept in a tree's slot: shared as it is, or, with CORS and a request with an
+    /// `Origin`, the slot's response for that origin.
+    private func queue(built: UnsafeMutableRawPointer, status: UInt32, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
+        guard cors else { return (MHD_queue_response(connection, status, OpaquePointer(built)), status) }
+        let ready = Unmanaged<CORSReadyResponse>.fromOpaque(built).takeUnretainedValue()
+        guard let origin = MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") else {
+            return (MHD_queue_response(connection, status, ready.shared), status)
+        }
+        guard let (response, madeForRequest) = ready.response(origin: origin) else { return (.NO, status) }
+        defer { if madeForRequest { MHD_destroy_response(response) } }
+        return (MHD_queue_response(connection, status, response), status)
+    }
+
+    /// `headers` with the CORS headers the request on `connection` gets; `headers` as they are without CORS.
+    private func withCORS(_ headers: [HTTPHeader], on connection: OpaquePointer) -> [HTTPHeader] {
+        guard cors else { return headers }
+        let origin = MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin").map { String(cString: $0) }
+        return headers + CORSHeaders(answering: headers).adding(origin: origin)
     }
 
     private func unreadable(_ path: String, tree: ServingTree, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {

@@ -43,6 +43,13 @@ public struct AdminAPI: Sendable {
         return endpoint.answer(self, request, tree)
     }
 
+    /// The methods the admin endpoint `request` names answers; nil for a path that names none.
+    func allowedMethods(for request: Request) -> [HTTPMethod]? {
+        let segments = request.segments.segments
+        guard segments.count == 2 else { return nil }
+        return Self.endpoints[segments[1]]?.allowed
+    }
+
     private func health(_ tree: ServingTree) -> GeneratedAnswer {
         .json(200, .object([
             JSONMember(key: "status", value: .string("ok")),

@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -68,9 +68,15 @@ extension ServerConfiguration {
                 configuration.requestsFolder = resolve(path, against: folder)
             case "headers":
                 configuration.headers = HeadersParser.parse(member.value, at: path, file: file, map: map, into: &diagnostics)
-            case "admin", "watch":
+            case "admin", "watch", "cors":
                 guard case .bool(let flag) = member.value else { wrongType("true or false"); continue }
-                if member.key == "admin" { configuration.admin = flag } else { configuration.watch = flag }
+                switch member.key {
+                case "admin": configuration.admin = flag
+                case "watch": configuration.watch = flag
+                default: configuration.cors = flag
+                }
+            case "tls":
+                configuration.tls = TLSFiles.parse(member.value, at: path, file: file, folder: folder, map: map, into: &diagnostics)
             case "connection_timeout", "connection_limit":
                 let range = member.key == "connection_timeout" ? 1...86_400 : 1...65_536
                 guard case .integer(let number) = member.value else { wrongType("an integer from \(range.lowerBound) to \(range.upperBound)"); continue }

@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var connectionTimeout = 30
     /// Connections open at once; more are refused until some close.
     public var connectionLimit = 1024
+    /// Answer CORS preflights and add CORS headers to every answer to a request with an `Origin` (§16).
+    public var cors = false
+    /// Serve HTTPS with this certificate and key; nil serves plain HTTP.
+    public var tls: TLSFiles?
 
     public init() {}
 

@@ -13,9 +13,12 @@ public final class Decider: Sendable {
     let parser: any JSONParser
     /// What templates see beside the request.
     let templates: TemplateEnvironment
+    /// `"cors": true`: an `OPTIONS` preflight to a route without an `OPTIONS` exchange gets a `204`.
+    private let cors: Bool
 
     public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser, templates: TemplateEnvironment = TemplateEnvironment()) {
         globalHeaders = configuration.headers
+        cors = configuration.cors
         self.admin = admin
         self.parser = parser
         self.templates = templates
@@ -29,6 +32,10 @@ public final class Decider: Sendable {
             return .generated(.error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
         }
         if let admin, segments.startsWith(segment: Self.adminPrefix) {
+            if cors, let methods = admin.allowedMethods(for: request),
+               let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
+                return .admin(preflight)
+            }
             return .admin(admin.answer(request, tree: tree))
         }
         switch tree.tree.resolve(segments, method: request.knownMethod) {
@@ -39,6 +46,10 @@ public final class Decider: Sendable {
             if tree.hasTemplates { return delayed(rendering(tree.answer(exchangeAt: index), for: request, model: nil)) }
             return delayed(tree.answer(exchangeAt: index))
         case .methodNotAllowed(let methods):
+            // Only a route without an OPTIONS exchange gets here: an OPTIONS exchange of the tree answers itself.
+            if cors, let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
+                return .generated(preflight)
+            }
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(request.method) exchange for \(request.path); allowed: \(allow.value)"
             return .generated(.error(405, message, extraHeaders: [allow], globalHeaders: globalHeaders))

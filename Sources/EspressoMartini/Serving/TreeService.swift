@@ -31,7 +31,8 @@ public final class TreeService: Sendable {
     private let releaseBuilt: @Sendable (UnsafeMutableRawPointer) -> Void
     private let current: Locked<ServingTree>
     /// Held for a whole reload: one runs at a time, whatever asked for it (file changes, SIGHUP, the admin API).
-    private let reloading = Locked(())
+    /// Its value is unused; not `()`: the thread sanitizer reports the accesses to a zero-sized value as races.
+    private let reloading = Locked(false)
 
     /// Serves `tree` at once; its small files are read by `ServingTree.readFilesAhead()`, which the server
     /// calls once it answers. `releaseBuilt` frees what the sender built in a tree's `ResponseSlots`.

@@ -18,9 +18,19 @@ struct Run: Command {
         completion: .words(ServerConfiguration.logLevelNames)
     )
 
+    static let corsOption = OptionDefinition.flag(
+        "cors", help: "Answer CORS preflights and add CORS headers to every answer, for web pages on other origins."
+    )
+    static let tlsCertificateOption = OptionDefinition.option(
+        "tls-certificate", valueName: "file", help: "Serve HTTPS with this PEM certificate (and chain); needs a key too.", completion: .files
+    )
+    static let tlsKeyOption = OptionDefinition.option(
+        "tls-key", valueName: "file", help: "The PEM private key of the HTTPS certificate.", completion: .files
+    )
+
     static let definition = CommandDefinition(
-        name: "run", abstract: "Serve the requests folder over HTTP until SIGINT or SIGTERM.",
-        options: SourceOptions.options + [hostnameOption, portOption, delayOption, logLevelOption],
+        name: "run", abstract: "Serve the requests folder over HTTP or HTTPS until SIGINT or SIGTERM.",
+        options: SourceOptions.options + [hostnameOption, portOption, delayOption, logLevelOption, corsOption, tlsCertificateOption, tlsKeyOption],
         make: { arguments throws(UsageError) in try Run(arguments) }
     )
 
@@ -29,6 +39,9 @@ struct Run: Command {
     var port: Int?
     var delay: Double?
     var logLevel: Logger.Level?
+    var cors: Bool
+    var tlsCertificate: String?
+    var tlsKey: String?
 
     /// Reads the options and rejects values the server cannot use.
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -36,6 +49,9 @@ struct Run: Command {
         hostname = arguments.text(Self.hostnameOption)
         port = arguments.integer(Self.portOption)
         delay = arguments.number(Self.delayOption)
+        cors = arguments.isSet(Self.corsOption)
+        tlsCertificate = arguments.text(Self.tlsCertificateOption)
+        tlsKey = arguments.text(Self.tlsKeyOption)
         if let port, !(0...65535).contains(port) { throw Self.invalid("\(Self.portOption.longSpelling) must be from 0 to 65535") }
         if let delay, !(delay >= 0) { throw Self.invalid("\(Self.delayOption.longSpelling) must be 0 or more seconds") }
         if let name = arguments.text(Self.logLevelOption) {
@@ -44,6 +60,17 @@ struct Run: Command {
             }
             logLevel = level
         }
+    }
+
+    /// `--tls-certificate` and `--tls-key` over the configuration's `tls`: one flag replaces that file
+    /// of the configuration's pair; without a pair in the configuration, both flags are needed.
+    private func applyTLSFlags(to configuration: inout ServerConfiguration) throws(UsageError) {
+        guard tlsCertificate != nil || tlsKey != nil else { return }
+        guard let certificate = tlsCertificate ?? configuration.tls?.certificate, let key = tlsKey ?? configuration.tls?.key else {
+            let missing = tlsCertificate == nil ? Self.tlsCertificateOption : Self.tlsKeyOption
+            throw Self.invalid("HTTPS needs \(missing.longSpelling) too (or \"tls\" in the configuration file)")
+        }
+        configuration.tls = TLSFiles(certificate: certificate, key: key)
     }
 
     private static func invalid(_ message: String) -> UsageError { UsageError(message: message, command: definition) }
@@ -55,6 +82,8 @@ struct Run: Command {
         if let port { configuration.port = port }
         if let delay { configuration.delay = delay }
         if let logLevel { configuration.logLevel = logLevel }
+        if cors { configuration.cors = true }
+        try applyTLSFlags(to: &configuration)
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
@@ -66,6 +95,14 @@ struct Run: Command {
         let loader = TreeLoader(parser: JanssonParser())
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
+        if let files = configuration.tls {
+            guard MockServer.servesTLS else {
+                StandardError.printLine("espressomartini: this libmicrohttpd was built without TLS (GnuTLS); 'tls' cannot be served")
+                throw ExitStatus.unavailable
+            }
+            // Installed now when good: the listener presents it from its first handshake.
+            diagnostics.append(contentsOf: MockServer.installCertificate(files))
+        }
         try DiagnosticsReport.check(diagnostics, outcome: "espressomartini did not start")
         guard let tree else { return }
 
@@ -86,9 +123,12 @@ struct Run: Command {
             StandardError.printLine("espressomartini: \(error)")
             throw ExitStatus.unavailable
         }
-        let signals = StopSignals { server.service.reload(reason: "SIGHUP") }
+        let signals = StopSignals {
+            server.service.reload(reason: "SIGHUP")
+            server.reloadCertificate(logger: logger)
+        }
         // Exactly one line on standard output, written at once so that a reader sees it while we run.
-        var ready = Array("espressomartini listening on http://\(server.address)\n".utf8)
+        var ready = Array("espressomartini listening on \(server.scheme)://\(server.address)\n".utf8)
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         logger.notice("serving \(tree.exchanges.count) exchanges from \(configuration.requestsFolder)")
         ServiceManager.ready(status: "serving \(tree.exchanges.count) exchanges on \(server.address)")

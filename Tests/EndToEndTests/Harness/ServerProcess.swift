@@ -139,10 +139,10 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// `espressomartini listening on http://127.0.0.1:8080` → ("127.0.0.1", 8080);
-    /// `…http://[::1]:8080` → ("::1", 8080).
+    /// `…http://[::1]:8080` → ("::1", 8080); `https://` likewise.
     static func parseListeningLine(_ line: String) -> (host: String, port: Int)? {
-        let prefix = "espressomartini listening on http://"
-        guard line.hasPrefix(prefix) else { return nil }
+        let prefixes = ["espressomartini listening on http://", "espressomartini listening on https://"]
+        guard let prefix = prefixes.first(where: line.hasPrefix) else { return nil }
         let address = line.dropFirst(prefix.count)
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
               (1...65535).contains(port)

@@ -71,7 +71,7 @@ struct EndpointsCommandTests {
         #expect(!outcome.standardOutput.contains("warning"))
     }
 
-    @Test("--json: an array of {method, route, folder, responses[{status_code, headers, response_file|body, delay}]}")
+    @Test("--json: an array of {method, route, folder, responses[{status_code, headers, response_file|body, delay}], sequence}")
     func jsonListing() async throws {
         let tree = try Self.tree()
         defer { tree.remove() }
@@ -80,7 +80,8 @@ struct EndpointsCommandTests {
         let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]], "\(outcome)")
         try #require(exchanges.count == Self.expectedOrder.count)
         for (exchange, expected) in zip(exchanges, Self.expectedOrder) {
-            #expect(Set(exchange.keys) == ["method", "route", "folder", "responses"], "\(exchange)")
+            #expect(Set(exchange.keys) == ["method", "route", "folder", "responses", "sequence"], "\(exchange)")
+            #expect(exchange["sequence"] as? String == "repeat_last")
             #expect(exchange["method"] as? String == expected.method)
             #expect(exchange["route"] as? String == expected.route)
             #expect(exchange["folder"] as? String == expected.folder)

@@ -33,7 +33,7 @@ public final class Decider: Sendable {
             if tree.hasVariants, case let exchange = tree.tree.exchanges[index], !exchange.variants.isEmpty {
                 return decideVariant(request, exchange: exchange, at: index, tree: tree)
             }
-            return delayed(tree.answer(exchangeAt: index))
+            return delayed(tree.answer(exchangeAt: index), exchange: tree.tree.exchanges[index])
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(request.method) exchange for \(request.path); allowed: \(allow.value)"
@@ -52,7 +52,7 @@ public final class Decider: Sendable {
     private func decideVariant(_ request: Request, exchange: Exchange, at index: Int, tree: ServingTree) -> Decision {
         let model = RequestModel(request, route: exchange.route, parser: parser)
         if let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) {
-            return delayed(tree.answer(exchangeAt: index, variant: variant))
+            return delayed(tree.answer(exchangeAt: index, variant: variant), exchange: exchange, variant: variant)
         }
         let mismatches = exchange.variants.enumerated().map { number, variant in
             "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")
@@ -64,8 +64,19 @@ public final class Decider: Sendable {
         ]), globalHeaders: globalHeaders))
     }
 
-    private func delayed(_ answer: ExchangeAnswer) -> Decision {
+    /// The answer, after its delay; without one (a `once` sequence over), `410` naming the route.
+    private func delayed(_ answer: ExchangeAnswer?, exchange: @autoclosure () -> Exchange, variant: Int? = nil) -> Decision {
+        guard let answer else { return .generated(sequenceOver(exchange(), variant: variant)) }
         let delay = answer.delay
         return delay > 0 ? .delayed(seconds: delay, .exchange(answer)) : .exchange(answer)
+    }
+
+    /// `410` for a `once` sequence whose responses have all been served.
+    private func sequenceOver(_ exchange: Exchange, variant: Int?) -> GeneratedAnswer {
+        let which = variant.map { "variant \($0 + 1) of " } ?? ""
+        return .json(410, .object([
+            JSONMember(key: "error", value: .string("the 'once' sequence of \(which)\(exchange.method.name) \(exchange.route) has served all its responses; reset its counter to play it again")),
+            JSONMember(key: "route", value: .string(exchange.route.description)),
+        ]), globalHeaders: globalHeaders)
     }
 }

@@ -106,18 +106,22 @@ public final class ServingTree: Sendable {
         fileBytes.withLock { $0[slot] } ?? FileBytes.reading(path: path)
     }
 
-    /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets.
-    public func answer(exchangeAt index: Int) -> ExchangeAnswer {
-        let position = counter(exchangeAt: index).next(responseCount: tree.exchanges[index].responses.count)
+    /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets; nil
+    /// when its `once` sequence is over.
+    public func answer(exchangeAt index: Int) -> ExchangeAnswer? {
+        let exchange = tree.exchanges[index]
+        guard let position = counter(exchangeAt: index).next(responseCount: exchange.responses.count, mode: exchange.sequence) else { return nil }
         return ExchangeAnswer(tree: self, exchangeIndex: index, position: position)
     }
 
     /// Counts a call to variant `variant` of the exchange at `index` (one atomic step) and returns the
-    /// response it gets.
-    public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer {
-        let responses = tree.exchanges[index].variants[variant].responses
-        let position = counter(exchangeAt: index, variant: variant).next(responseCount: responses.count)
-        return ExchangeAnswer(tree: self, exchangeIndex: index, position: responses.lowerBound + position, variant: variant)
+    /// response it gets; nil when the variant's `once` sequence is over.
+    public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer? {
+        let chosen = tree.exchanges[index].variants[variant]
+        guard let position = counter(exchangeAt: index, variant: variant).next(responseCount: chosen.responses.count, mode: chosen.sequence) else {
+            return nil
+        }
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + position, variant: variant)
     }
 
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`.

@@ -9,22 +9,24 @@ extension ExchangeTree {
             let method = exchange.method.name.padding(to: methodWidth)
             let route = exchange.route.description.padding(to: routeWidth)
             guard !exchange.variants.isEmpty else {
-                return "\(method)  \(route)  \(Self.summary(of: exchange.responses[...]))\n"
+                return "\(method)  \(route)  \(Self.summary(of: exchange.responses[...], mode: exchange.sequence))\n"
             }
             let indent = String(repeating: " ", count: methodWidth + 2)
             let variants = exchange.variants.enumerated().map { index, variant in
                 let when = variant.conditions.alwaysHolds ? "" : " when \(variant.conditions.summary)"
-                return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses]))\n"
+                return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses], mode: variant.sequence))\n"
             }
             let count = exchange.variants.count == 1 ? "1 variant" : "\(exchange.variants.count) variants"
             return "\(method)  \(route)  \(count)\n" + variants.joined()
         }.joined()
     }
 
-    private static func summary(of responses: ArraySlice<ConfiguredResponse>) -> String {
+    /// `1: 202 pending.json · 2: 200 done.json delay 0.5s`, then ` (sequence loop)` for a mode other
+    /// than the default.
+    private static func summary(of responses: ArraySlice<ConfiguredResponse>, mode: SequenceMode) -> String {
         responses.enumerated().map { index, response in
             "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
-        }.joined(separator: " · ")
+        }.joined(separator: " · ") + (mode == .repeatLast ? "" : " (sequence \(mode.rawValue))")
     }
 
     /// `endpoints --json`: every exchange with its responses as the configuration gives them.
@@ -37,12 +39,13 @@ extension ExchangeTree {
             ]
             if exchange.variants.isEmpty {
                 members.append(JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))))
+                members.append(JSONMember(key: "sequence", value: .string(exchange.sequence.rawValue)))
             } else {
                 members.append(JSONMember(key: "variants", value: .array(exchange.variants.map { variant in
                     .object([
                         JSONMember(key: "when", value: variant.when ?? .null),
                         JSONMember(key: "responses", value: .array(exchange.responses[variant.responses].map(\.listingJSON))),
-                        JSONMember(key: "sequence", value: .string("repeat_last")),
+                        JSONMember(key: "sequence", value: .string(variant.sequence.rawValue)),
                     ])
                 })))
             }

@@ -157,6 +157,9 @@ import Testing
         .init("negative port", #"{"port": -1}"#, [":1:10: error: 'port' -1 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("delay as a string", #"{"delay": "2"}"#, [":1:11: error: 'delay' must be a number of seconds, found a string"]),
         .init("negative delay", #"{"delay": -1}"#, [":1:11: error: 'delay' must not be negative; use 0 or more seconds"]),
+        .init("a delay range", #"{"delay": {"min": 1, "max": 2}}"#, [
+            #":1:11: error: the global 'delay' is one number of seconds; a range {"min", "max"} is taken by a response's own 'delay' only"#,
+        ]),
         .init("unknown log level", #"{"log_level": "LOUD"}"#,
               [":1:15: error: 'log_level' 'LOUD' is not a log level; use one of TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL"]),
         .init("logLevel not a string", #"{"logLevel": 3}"#, [":1:14: error: 'logLevel' must be a string, found an integer"]),

@@ -50,6 +50,10 @@ extension ServerConfiguration {
                 }
                 configuration.port = Int(port)
             case "delay":
+                if case .object = member.value {
+                    diagnostics.error(file, at, "the global 'delay' is one number of seconds; a range {\"min\", \"max\"} is taken by a response's own 'delay' only")
+                    continue
+                }
                 guard let seconds = DelayParser.parse(member.value, at: path, file: file, map: map, into: &diagnostics) else { continue }
                 configuration.delay = seconds
             case "log_level", "logLevel":

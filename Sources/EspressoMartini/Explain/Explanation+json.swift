@@ -51,7 +51,7 @@ extension Explanation {
         ]
         if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
-        members.append(JSONMember(key: "delay", value: response.delay.map(JSONValue.real) ?? .null))
+        members.append(JSONMember(key: "delay", value: response.delay?.json ?? .null))
         return .object(members)
     }
 

@@ -15,7 +15,7 @@ extension Explanation {
         lines.append("answer:   " + answerLine)
         if let exchange { lines.append("folder:   " + exchange.folder) }
         if let response {
-            let delay = response.delay.map { " delay \(ExchangeTree.seconds($0))" } ?? ""
+            let delay = response.delay.map { " delay \($0.summary)" } ?? ""
             lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)")
         }
         if let exchange, !variants.isEmpty {

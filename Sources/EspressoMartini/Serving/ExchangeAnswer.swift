@@ -21,8 +21,8 @@ public struct ExchangeAnswer: Sendable {
     // Read in place, field by field: `response` would copy the whole response (a retain per member).
     public var statusCode: UInt32 { UInt32(exchange.responses[position].statusCode) }
 
-    /// The response's own delay in seconds, else the global one.
-    public var delay: Double { exchange.responses[position].delay ?? tree.globalDelay }
+    /// The seconds to wait: the response's own delay (a fresh draw for a range), else the global one.
+    public var delay: Double { exchange.responses[position].delay?.seconds ?? tree.globalDelay }
 
     /// The response's 0-based position in its sequence (its variant's, with variants), and the sequence's length.
     public var sequencePosition: (index: Int, count: Int) {

@@ -4,10 +4,10 @@ public struct ConfiguredResponse: Sendable, Equatable {
     /// The exchange's own headers, in file order.
     public let headers: [HTTPHeader]
     public let body: ResponseBody
-    /// The response's own delay in seconds; nil means the global delay applies.
-    public let delay: Double?
+    /// The response's own delay; nil means the global delay applies.
+    public let delay: ResponseDelay?
 
-    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil) {
+    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body

@@ -25,7 +25,7 @@ extension ExchangeTree {
     /// than the default.
     private static func summary(of responses: ArraySlice<ConfiguredResponse>, mode: SequenceMode) -> String {
         responses.enumerated().map { index, response in
-            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
+            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \($0.summary)" } ?? "")"
         }.joined(separator: " · ") + (mode == .repeatLast ? "" : " (sequence \(mode.rawValue))")
     }
 
@@ -55,7 +55,12 @@ extension ExchangeTree {
 
     /// `2s`, `0.5s`; whole numbers too large for an `Int` keep Swift's own spelling (`1e+300s`).
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))s" : "\(value)s"
+        number(value) + "s"
+    }
+
+    /// `2`, `0.5`: a whole number without its fraction.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 }
 
@@ -72,7 +77,7 @@ extension ConfiguredResponse {
         ]
         if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
         if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
-        members.append(JSONMember(key: "delay", value: delay.map(JSONValue.real) ?? .null))
+        members.append(JSONMember(key: "delay", value: delay?.json ?? .null))
         return .object(members)
     }
 }

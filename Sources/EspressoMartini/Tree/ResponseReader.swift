@@ -154,7 +154,7 @@ struct ResponseReader {
         var statusCode = 200
         var headers: [HTTPHeader] = []
         var body = ResponseBody.none
-        var delay: Double?
+        var delay: ResponseDelay?
         var bodyKey: String?
 
         for member in members {
@@ -173,8 +173,8 @@ struct ResponseReader {
             case "headers":
                 headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
             case "delay":
-                guard let seconds = DelayParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
-                delay = seconds
+                guard let parsed = DelayParser.parseResponseDelay(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
+                delay = parsed
             case "body", "response_file":
                 if let other = bodyKey {
                     diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")

@@ -163,6 +163,8 @@ struct SchemaTests {
         .init("the sequence mode loop", .exchange, #"{"responses": [{}, {}], "sequence": "loop"}"#, .clean),
         .init("the sequence mode once in a variant", .exchange, #"{"variants": [{"responses": [{}, {}], "sequence": "once"}]}"#, .clean),
         .init("a misspelt sequence mode", .exchange, #"{"responses": [{}, {}], "sequence": "loops"}"#, .error),
+        .init("every fault", .exchange, #"[{"fault": "connection_reset"}, {"fault": "empty_response"}, {"fault": "truncated_body", "body": "x"}]"#, .clean),
+        .init("an unknown fault", .exchange, #"{"fault": "timeout"}"#, .error),
         .init("a delay range", .exchange, #"{"delay": {"min": 0.1, "max": 2}}"#, .clean),
         .init("a delay range with an unknown key", .exchange, #"{"delay": {"min": 0.1, "max": 2, "mean": 1}}"#, .error),
         .init("a delay range without max", .exchange, #"{"delay": {"min": 0.1}}"#, .error),

@@ -103,6 +103,12 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
         .init("negative delay", configuration: #"{"delay": -0.5}"#, [
             "\(LoaderErrorCase.at):1:11: error: 'delay' must not be negative; use 0 or more seconds",
         ]),
+        .init("a misspelt fault", configuration: #"{"fault": "connection_rest"}"#, [
+            "\(LoaderErrorCase.at):1:11: error: 'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found \"connection_rest\"; did you mean 'connection_reset'?",
+        ]),
+        .init("a fault that is not a name", configuration: #"{"fault": true}"#, [
+            "\(LoaderErrorCase.at):1:11: error: 'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found true",
+        ]),
         .init("a delay range with min above max", configuration: #"{"delay": {"min": 2, "max": 0.5}}"#, [
             "\(LoaderErrorCase.at):1:11: error: the delay range's 'min' 2s is above its 'max' 0.5s; give 'min' ≤ 'max'",
         ]),

@@ -52,6 +52,7 @@ extension Explanation {
         if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
         members.append(JSONMember(key: "delay", value: response.delay?.json ?? .null))
+        if let fault = response.fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
         return .object(members)
     }
 

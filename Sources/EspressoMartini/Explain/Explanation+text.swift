@@ -16,7 +16,8 @@ extension Explanation {
         if let exchange { lines.append("folder:   " + exchange.folder) }
         if let response {
             let delay = response.delay.map { " delay \($0.summary)" } ?? ""
-            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)")
+            let fault = response.fault.map { " fault \($0.rawValue)" } ?? ""
+            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)\(fault)")
         }
         if let exchange, !variants.isEmpty {
             lines.append("variants:")

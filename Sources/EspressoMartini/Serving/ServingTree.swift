@@ -25,6 +25,8 @@ public final class ServingTree: Sendable {
     /// Whether some exchange has variants. Without, `decide` never looks at an exchange's variants and
     /// the counter of the exchange at `i` is `counters[i]`.
     public let hasVariants: Bool
+    /// Whether some response has a `fault`: only then does the sender look for one.
+    public let hasFaults: Bool
     /// With variants, each exchange's first counter in `counters`; empty without.
     private let firstCounters: [Int32]
     /// Whether some exchange's variants read the body: only then does the server look up a request's
@@ -56,6 +58,7 @@ public final class ServingTree: Sendable {
             return Int32(next)
         }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
+        hasFaults = tree.exchanges.contains { $0.responses.contains { $0.fault != nil } }
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }

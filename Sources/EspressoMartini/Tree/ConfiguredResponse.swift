@@ -6,8 +6,13 @@ public struct ConfiguredResponse: Sendable, Equatable {
     public let body: ResponseBody
     /// The response's own delay; nil means the global delay applies.
     public let delay: ResponseDelay?
+    /// The way the connection fails instead of (or, for `truncatedBody`, during) the answer; nil for none.
+    public let fault: ResponseFault?
 
-    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil) {
+    public init(
+        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil, fault: ResponseFault? = nil
+    ) {
+        self.fault = fault
         self.statusCode = statusCode
         self.headers = headers
         self.body = body

@@ -25,7 +25,7 @@ extension ExchangeTree {
     /// than the default.
     private static func summary(of responses: ArraySlice<ConfiguredResponse>, mode: SequenceMode) -> String {
         responses.enumerated().map { index, response in
-            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \($0.summary)" } ?? "")"
+            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \($0.summary)" } ?? "")\(response.fault.map { " fault \($0.rawValue)" } ?? "")"
         }.joined(separator: " · ") + (mode == .repeatLast ? "" : " (sequence \(mode.rawValue))")
     }
 
@@ -78,6 +78,7 @@ extension ConfiguredResponse {
         if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
         if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         members.append(JSONMember(key: "delay", value: delay?.json ?? .null))
+        if let fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
         return .object(members)
     }
 }

@@ -3,7 +3,7 @@
 /// problem with its line and column. Any response object may name the
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
-    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay"]
+    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "fault"]
 
     /// The requests folder as the user named it, and the method folder's route: paths for messages are
     /// built from them only when there is something to report.
@@ -155,6 +155,7 @@ struct ResponseReader {
         var headers: [HTTPHeader] = []
         var body = ResponseBody.none
         var delay: ResponseDelay?
+        var fault: ResponseFault?
         var bodyKey: String?
 
         for member in members {
@@ -175,6 +176,16 @@ struct ResponseReader {
             case "delay":
                 guard let parsed = DelayParser.parseResponseDelay(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
                 delay = parsed
+            case "fault":
+                guard case .string(let name) = member.value, let named = ResponseFault(rawValue: name) else {
+                    var message = "'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found \(member.value.compactText)"
+                    if case .string(let name) = member.value, let closest = Suggestion.closest(to: name, among: ResponseFault.names) {
+                        message += "; did you mean '\(closest)'?"
+                    }
+                    diagnostics.error(file, map.value(memberPath), message)
+                    continue
+                }
+                fault = named
             case "body", "response_file":
                 if let other = bodyKey {
                     diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
@@ -197,7 +208,7 @@ struct ResponseReader {
             diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
             body = .none
         }
-        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay)
+        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault)
     }
 
     /// `path` is built only for a message: nearly every response names a file.

@@ -26,6 +26,8 @@ import Testing
         #expect(configuration.headers == [])
         #expect(configuration.admin == true)
         #expect(configuration.watch == true)
+        #expect(configuration.sessionHeader == "X-Espressomartini-Session")
+        #expect(configuration.maxSessions == 1000)
     }
 
     @Test func theDefaultsWithoutAFile() {
@@ -47,6 +49,8 @@ import Testing
               "headers": {"X-Env": "dev", "Vary": ["Accept", "Origin"]},
               "admin": false,
               "watch": false,
+              "session_header": "X-Test-Run",
+              "max_sessions": 20,
               "environment": "staging"
             }
             """)
@@ -62,6 +66,8 @@ import Testing
         ]
         expected.admin = false
         expected.watch = false
+        expected.sessionHeader = "X-Test-Run"
+        expected.maxSessions = 20
         #expect(configuration == expected)
     }
 
@@ -156,6 +162,14 @@ import Testing
         .init("port above 65535", #"{"port": 65536}"#, [":1:10: error: 'port' 65536 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("negative port", #"{"port": -1}"#, [":1:10: error: 'port' -1 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("delay as a string", #"{"delay": "2"}"#, [":1:11: error: 'delay' must be a number of seconds, found a string"]),
+        .init("a session header that is no header name", #"{"session_header": "X Run"}"#, [
+            ":1:20: error: 'session_header' 'X Run' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+        ]),
+        .init("an empty session header", #"{"session_header": ""}"#, [
+            ":1:20: error: 'session_header' '' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+        ]),
+        .init("max_sessions of 0", #"{"max_sessions": 0}"#, [":1:18: error: 'max_sessions' 0 is out of range; use 1 to 1000000"]),
+        .init("max_sessions as a string", #"{"max_sessions": "10"}"#, [":1:18: error: 'max_sessions' must be an integer from 1 to 1000000, found a string"]),
         .init("negative delay", #"{"delay": -1}"#, [":1:11: error: 'delay' must not be negative; use 0 or more seconds"]),
         .init("a delay range", #"{"delay": {"min": 1, "max": 2}}"#, [
             #":1:11: error: the global 'delay' is one number of seconds; a range {"min", "max"} is taken by a response's own 'delay' only"#,

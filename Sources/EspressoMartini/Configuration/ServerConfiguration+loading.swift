@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "session_header", "max_sessions", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -83,6 +83,21 @@ extension ServerConfiguration {
                     continue
                 }
                 if member.key == "connection_timeout" { configuration.connectionTimeout = Int(number) } else { configuration.connectionLimit = Int(number) }
+            case "session_header":
+                guard case .string(let name) = member.value else { wrongType("a header name such as \"X-Test-Run\""); continue }
+                guard HeadersParser.isToken(name) else {
+                    diagnostics.error(file, at, "'session_header' '\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)")
+                    continue
+                }
+                configuration.sessionHeader = name
+            case "max_sessions":
+                let range = 1...1_000_000
+                guard case .integer(let number) = member.value else { wrongType("an integer from \(range.lowerBound) to \(range.upperBound)"); continue }
+                guard range.contains(Int(number)) else {
+                    diagnostics.error(file, at, "'max_sessions' \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)")
+                    continue
+                }
+                configuration.maxSessions = Int(number)
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":

@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var connectionTimeout = 30
     /// Connections open at once; more are refused until some close.
     public var connectionLimit = 1024
+    /// The request header that names a session (§14).
+    public var sessionHeader = "X-Espressomartini-Session"
+    /// Sessions kept at most; past that the least recently used one is forgotten.
+    public var maxSessions = 1000
 
     public init() {}
 

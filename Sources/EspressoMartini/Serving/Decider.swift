@@ -18,7 +18,8 @@ public final class Decider: Sendable {
         self.parser = parser
     }
 
-    /// The answer to `request` from `tree`. An exchange's call counter moves here, in one atomic step, so
+    /// The answer to `request` from `tree`, with the counters of `request.session` (the default ones
+    /// without). An exchange's call counter moves here, in one atomic step, so
     /// the caller must carry out the decision it gets (a request decided is a call counted).
     public func decide(_ request: Request, tree: ServingTree) -> Decision {
         let segments = request.segments
@@ -32,6 +33,9 @@ public final class Decider: Sendable {
         case .exchange(let index):
             if tree.hasVariants, case let exchange = tree.tree.exchanges[index], !exchange.variants.isEmpty {
                 return decideVariant(request, exchange: exchange, at: index, tree: tree)
+            }
+            if let session = request.session {
+                return delayed(tree.answer(exchangeAt: index, session: session), exchange: tree.tree.exchanges[index])
             }
             return delayed(tree.answer(exchangeAt: index), exchange: tree.tree.exchanges[index])
         case .methodNotAllowed(let methods):
@@ -52,7 +56,8 @@ public final class Decider: Sendable {
     private func decideVariant(_ request: Request, exchange: Exchange, at index: Int, tree: ServingTree) -> Decision {
         let model = RequestModel(request, route: exchange.route, parser: parser)
         if let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) {
-            return delayed(tree.answer(exchangeAt: index, variant: variant), exchange: exchange, variant: variant)
+            let answer = request.session.map { tree.answer(exchangeAt: index, variant: variant, session: $0) } ?? tree.answer(exchangeAt: index, variant: variant)
+            return delayed(answer, exchange: exchange, variant: variant)
         }
         let mismatches = exchange.variants.enumerated().map { number, variant in
             "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")

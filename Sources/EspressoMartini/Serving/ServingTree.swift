@@ -127,6 +127,23 @@ public final class ServingTree: Sendable {
         return ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + position, variant: variant)
     }
 
+    /// As `answer(exchangeAt:)`, with the counter of `session`.
+    public func answer(exchangeAt index: Int, session: Session) -> ExchangeAnswer? {
+        let exchange = tree.exchanges[index]
+        let counter = session.counter(for: exchange.counterKey(0))
+        guard let position = counter.next(responseCount: exchange.responses.count, mode: exchange.sequence) else { return nil }
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: position)
+    }
+
+    /// As `answer(exchangeAt:variant:)`, with the counter of `session`.
+    public func answer(exchangeAt index: Int, variant: Int, session: Session) -> ExchangeAnswer? {
+        let exchange = tree.exchanges[index]
+        let chosen = exchange.variants[variant]
+        let counter = session.counter(for: exchange.counterKey(variant))
+        guard let position = counter.next(responseCount: chosen.responses.count, mode: chosen.sequence) else { return nil }
+        return ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + position, variant: variant)
+    }
+
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`.
     public func counter(exchangeAt index: Int, variant: Int = 0) -> CallCounter {
         counters[(hasVariants ? Int(firstCounters[index]) : index) + variant]

@@ -187,6 +187,8 @@ struct SchemaTests {
         .init("port 65536", .server, #"{"port": 65536}"#, .error),
         .init("a negative port", .server, #"{"port": -1}"#, .error),
         .init("port as a string", .server, #"{"port": "8080"}"#, .error),
+        .init("a port range", .server, #"{"port": "8080-8090"}"#, .clean),
+        .init("a reversed port range", .server, #"{"port": "9000-8000"}"#, .error, beyondTheSchema: true),
         .init("a negative delay", .server, #"{"delay": -0.5}"#, .error),
         .init("an unknown log level", .server, #"{"log_level": "verbose"}"#, .error),
         .init("a log level as a number", .server, #"{"log_level": 3}"#, .error),

@@ -72,6 +72,17 @@ import Testing
     }
 
     @Test(arguments: [
+        (#"{"port": "8080-8090"}"#, 8080, 8080...8090 as ClosedRange<Int>?),
+        (#"{"port": "8080-8080"}"#, 8080, 8080...8080),
+        (#"{"port": 9000}"#, 9000, nil),
+    ])
+    func readsAPortRange(_ text: String, _ port: Int, _ range: ClosedRange<Int>?) throws {
+        let (configuration, diagnostics, _) = try Self.load(text)
+        #expect(diagnostics.filter { $0.contains("error") } == [])
+        #expect(configuration.port == port && configuration.portRange == range)
+    }
+
+    @Test(arguments: [
         ("mocks", "$TMP/config/mocks"),
         ("../shared/mocks", "$TMP/config/../shared/mocks"),
         ("/absolute/mocks", "/absolute/mocks"),
@@ -157,8 +168,10 @@ import Testing
     }
 
     static let mistakes: [MistakeCase] = [
-        .init("port as a string", #"{"port": "8080"}"#, [":1:10: error: 'port' must be an integer from 0 to 65535, found a string"]),
-        .init("port as a real", #"{"port": 80.5}"#, [":1:10: error: 'port' must be an integer from 0 to 65535, found a number"]),
+        .init("port as a string", #"{"port": "8080"}"#, [#":1:10: error: 'port' must be an integer from 0 to 65535 or a range such as "8080-8090", found a string"#]),
+        .init("port as a real", #"{"port": 80.5}"#, [#":1:10: error: 'port' must be an integer from 0 to 65535 or a range such as "8080-8090", found a number"#]),
+        .init("a reversed port range", #"{"port": "9000-8000"}"#, [":1:10: error: the port range '9000-8000' is reversed; give the lower port first, as in 8000-9000"]),
+        .init("a port range from 0", #"{"port": "0-8000"}"#, [":1:10: error: the port range '0-8000' is out of range; use ports from 1 to 65535"]),
         .init("port above 65535", #"{"port": 65536}"#, [":1:10: error: 'port' 65536 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("negative port", #"{"port": -1}"#, [":1:10: error: 'port' -1 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("delay as a string", #"{"delay": "2"}"#, [":1:11: error: 'delay' must be a number of seconds, found a string"]),
@@ -195,7 +208,7 @@ import Testing
               "admni": false
             }
             """, [
-            ":2:11: error: 'port' must be an integer from 0 to 65535, found a boolean",
+            ":2:11: error: 'port' must be an integer from 0 to 65535 or a range such as \"8080-8090\", found a boolean",
             ":3:12: error: 'delay' must be a number of seconds, found null",
             ":4:16: error: 'log_level' 'x' is not a log level; use one of TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL",
             ":5:3: warning: unknown key 'admni' is ignored; did you mean 'admin'?",

@@ -43,12 +43,26 @@ extension ServerConfiguration {
                 }
                 configuration.hostname = host
             case "port":
-                guard case .integer(let port) = member.value else { wrongType("an integer from 0 to 65535"); continue }
+                if case .string(let text) = member.value {
+                    guard let (first, last) = portBounds(text) else {
+                        wrongType("an integer from 0 to 65535 or a range such as \"8080-8090\"")
+                        continue
+                    }
+                    if let problem = portRangeProblem(first: first, last: last) {
+                        diagnostics.error(file, at, "the port range '\(text)' \(problem)")
+                        continue
+                    }
+                    configuration.port = first
+                    configuration.portRange = first...last
+                    continue
+                }
+                guard case .integer(let port) = member.value else { wrongType("an integer from 0 to 65535 or a range such as \"8080-8090\""); continue }
                 guard (0...65535).contains(port) else {
                     diagnostics.error(file, at, "'port' \(port) is out of range; use 0 to 65535 (0 lets the system pick)")
                     continue
                 }
                 configuration.port = Int(port)
+                configuration.portRange = nil
             case "delay":
                 if case .object = member.value {
                     diagnostics.error(file, at, "the global 'delay' is one number of seconds; a range {\"min\", \"max\"} is taken by a response's own 'delay' only")

@@ -132,4 +132,32 @@ struct EndpointsCommandTests {
         let array = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [Any]
         #expect(array?.isEmpty == true, "\(json)")
     }
+
+    @Test("faults, delay ranges and sequence modes are shown, in text and as JSON")
+    func faultsDelayRangesAndModes() async throws {
+        let tree = try TemporaryTree(exchanges: [
+            "flaky/GET/configuration.json": """
+                {"sequence": "loop", "responses": [
+                  {"fault": "connection_reset"},
+                  {"status_code": 200, "body": "ok", "delay": {"min": 0.1, "max": 2}}
+                ]}
+                """,
+            "once/GET/configuration.json": #"{"sequence": "once", "responses": [{"fault": "truncated_body", "body": "abcd"}]}"#,
+        ])
+        defer { tree.remove() }
+        let text = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
+        #expect(text.exitCode == 0, "\(text)")
+        #expect(text.standardOutput == """
+            GET  /flaky  1: 200 no body fault connection_reset · 2: 200 body "ok" delay 0.1–2s (sequence loop)
+            GET  /once   1: 200 body "abcd" fault truncated_body (sequence once)
+
+            """, "\(text.standardOutput)")
+        let json = try await ServerProcess.runToCompletion(["endpoints", "--json"], in: tree.url)
+        let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]], "\(json)")
+        #expect(exchanges.map { $0["sequence"] as? String } == ["loop", "once"])
+        let flaky = try #require(exchanges.first?["responses"] as? [[String: Any]])
+        #expect(flaky[0]["fault"] as? String == "connection_reset")
+        #expect((flaky[1]["delay"] as? [String: Double]) == ["min": 0.1, "max": 2])
+        #expect(flaky[1]["fault"] == nil)
+    }
 }

@@ -152,7 +152,10 @@ declare -A PROBES=(
   [static]=/api/v1/hello                # hello again, the reference of the decision comparison
   [variants]="/api/v1/variants?page=2"  # the last of 4 variants, by a header and a query parameter
   [json]=/api/v1/orders                 # a JSON Pointer condition on a POSTed 1 KiB body
+  [sessions]=/api/v1/hello              # hello with a session header, 1000 sessions in rotation
 )
+# Probes whose wrk load rotates session headers (WRK_SESSIONS for wrk_summary.lua): how many sessions.
+declare -A PROBE_SESSIONS=([sessions]=1000)
 # What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
 # the variant meant to answer (bench/make_tree.py writes them).
 declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json")
@@ -162,10 +165,13 @@ declare -A PROBE_EXPECTED=(
   [json]=$WORK/tree-10/network-exchanges/api/v1/orders/POST/gold.json
 )
 
-# probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua) and
-# CURL_OPTIONS to send the probe's header and body.
+# probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua),
+# WRK_SESSIONS (exported: the session headers wrk_summary.lua rotates, empty for none) and CURL_OPTIONS to send
+# the probe's header and body.
 probe_options() {
   WRK_OPTIONS=() WRK_ARGUMENTS=() CURL_OPTIONS=()
+  export WRK_SESSIONS=${PROBE_SESSIONS[$1]:-}
+  [[ -n $WRK_SESSIONS ]] && CURL_OPTIONS+=(-H "X-Espressomartini-Session: bench-1")
   if [[ -n ${PROBE_HEADER[$1]:-} ]]; then
     WRK_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
     CURL_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
@@ -360,7 +366,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     fi
   fi
   for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
-  for probe in variants json; do warm_up em-10 "$probe"; done
+  for probe in variants json sessions; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
   warm_up ceiling-file file
 
@@ -373,7 +379,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
   # Deciding by variants against the static answer, in the same server: hello again (as `static`), the
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body.
-  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json)
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json em-10:sessions)
   # Routes on the big tree against the same routes on the small one.
   for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"

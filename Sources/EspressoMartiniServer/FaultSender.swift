@@ -35,23 +35,21 @@ enum FaultSender {
     private static func truncated(_ answer: ExchangeAnswer, on connection: OpaquePointer) -> MHD_Result {
         let response = answer.response
         let tree = answer.tree
-        let bytes: [UInt8]
+        let half: HalfBody
         if case .file(let name, let resolved, _) = response.body {
             let path = tree.tree.path(ofFile: name, at: resolved, in: answer.exchange)
             guard let file = tree.bytes(ofFileIn: answer.slot, at: path) else { return .NO }
-            bytes = Array(file.buffer)
+            half = HalfBody(file: file)
         } else {
-            bytes = response.body.inlineBytes
+            half = HalfBody(inline: response.body.inlineBytes)
         }
-        let body = Unmanaged.passRetained(HalfBody(bytes))
-        guard let made = MHD_create_response_from_callback(UInt64(bytes.count), 16 * 1024, { cls, position, buffer, room in
+        let body = Unmanaged.passRetained(half)
+        guard let made = MHD_create_response_from_callback(UInt64(half.count), 16 * 1024, { cls, position, buffer, room in
             let body = Unmanaged<HalfBody>.fromOpaque(cls!).takeUnretainedValue()
             let start = Int(position)
             guard start < body.sent, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
             let count = min(room, body.sent - start)
-            body.bytes.withUnsafeBytes { raw in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + start, byteCount: count)
-            }
+            body.copy(from: start, count: count, to: UnsafeMutableRawPointer(buffer))
             return count
         }, body.toOpaque(), { cls in
             Unmanaged<HalfBody>.fromOpaque(cls!).release()
@@ -67,14 +65,33 @@ enum FaultSender {
     }
 }
 
-/// A body of which only the first half is ever sent.
+/// A body of which only the first half (rounded down) is ever sent: a file's bytes, shared, or an inline body.
 private final class HalfBody: @unchecked Sendable {
-    let bytes: [UInt8]
+    private let file: FileBytes?
+    private let inline: [UInt8]
+    let count: Int
     /// How many bytes go out before the connection is closed.
     let sent: Int
 
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        sent = bytes.count / 2
+    init(file: FileBytes) {
+        self.file = file
+        inline = []
+        count = file.count
+        sent = count / 2
+    }
+
+    init(inline: [UInt8]) {
+        file = nil
+        self.inline = inline
+        count = inline.count
+        sent = count / 2
+    }
+
+    func copy(from start: Int, count: Int, to destination: UnsafeMutableRawPointer) {
+        if let file {
+            destination.copyMemory(from: file.buffer.baseAddress! + start, byteCount: count)
+        } else {
+            inline.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + start, byteCount: count) }
+        }
     }
 }

@@ -77,4 +77,15 @@ struct SessionTests {
         #expect(try await get("a") == "first", "session a was forgotten and starts again")
         #expect(try await get("other-49") == "second", "a recent session is kept")
     }
+
+    @Test("a session's counters survive a reload")
+    func countersSurviveReload() async throws {
+        let tree = try TemporaryTree(exchanges: Self.exchanges)
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree)
+        defer { server.stop() }
+        #expect(try await server.client.get("/job", headers: [(Self.header, "kept")]).text == "first")
+        #expect(try await server.client.send("POST", "/__espressomartini/reload").statusCode == 200)
+        #expect(try await server.client.get("/job", headers: [(Self.header, "kept")]).text == "second")
+    }
 }

@@ -154,7 +154,8 @@ rows = [
 for probe, title, target in (
         ("variants", "4 variants, the last answering (a header and a query parameter), vs the static small JSON", 0.80),
         ("json", "A JSON Pointer condition on a 1 KiB POSTed JSON body vs the static small JSON", 0.60),
-        ("template", "A templated JSON body with 3 values from the request (path parameter, query parameter, header) vs the static small JSON", 0.60)):
+        ("template", "A templated JSON body with 3 values from the request (path parameter, query parameter, header) vs the static small JSON", 0.60),
+        ("sessions", "The small JSON with a session header, 1000 sessions in rotation, vs without", 0.85)):
     rows.append(("%s, same server, 10-exchange tree: req/s" % title, "—",
                  "%s vs %s" % (cell("em-10", probe, "rps"), cell("em-10", "static", "rps")),
                  against_target(ratio(("em-10", probe), ("em-10", "static"), "rps"), target)))
@@ -230,6 +231,7 @@ paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/
          "id": "/api/v1/users/12345/profile", "glob": "/api/v1/files/a/b/c.txt", "file": "/api/v1/big",
          "static": "/api/v1/hello (static)", "variants": "/api/v1/variants?page=2 + X-Client",
          "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)",
+         "sessions": "/api/v1/hello + X-Espressomartini-Session (1000 in rotation)",
          "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),

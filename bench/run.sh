@@ -153,9 +153,12 @@ declare -A PROBES=(
   [variants]="/api/v1/variants?page=2"  # the last of 4 variants, by a header and a query parameter
   [json]=/api/v1/orders                 # a JSON Pointer condition on a POSTed 1 KiB body
   [template]="/api/v1/greetings/42?name=espresso"  # a templated JSON body: path parameter, query parameter, header
+  [sessions]=/api/v1/hello              # hello with a session header, 1000 sessions in rotation
   [cors]=/api/v1/hello                  # hello with an Origin, to a server with "cors": true
   [tls]=/api/v1/hello                   # hello over HTTPS
 )
+# Probes whose wrk load rotates session headers (WRK_SESSIONS for wrk_summary.lua): how many sessions.
+declare -A PROBE_SESSIONS=([sessions]=1000)
 # What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
 # the variant meant to answer (bench/make_tree.py writes them).
 declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json" [template]="X-Client: bench" [cors]="Origin: http://bench.test:3000")
@@ -169,10 +172,13 @@ declare -A PROBE_EXPECTED=(
 # url SERVER PROBE: where the probe goes on that server.
 url() { echo "${SCHEME[$1]:-http}://127.0.0.1:${PORT[$1]}${PROBES[$2]}"; }
 
-# probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua) and
-# CURL_OPTIONS to send the probe's header and body.
+# probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua),
+# WRK_SESSIONS (exported: the session headers wrk_summary.lua rotates, empty for none) and CURL_OPTIONS to send
+# the probe's header and body.
 probe_options() {
   WRK_OPTIONS=() WRK_ARGUMENTS=() CURL_OPTIONS=()
+  export WRK_SESSIONS=${PROBE_SESSIONS[$1]:-}
+  [[ -n $WRK_SESSIONS ]] && CURL_OPTIONS+=(-H "X-Espressomartini-Session: bench-1")
   if [[ -n ${PROBE_HEADER[$1]:-} ]]; then
     WRK_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
     CURL_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
@@ -390,7 +396,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10]}" \
     || die "round $round: $FAILURE"
   # The decision probes must get 200 from the variant meant to answer, or their figures would measure a 404.
-  for probe in variants json template; do
+  for probe in variants json template sessions; do
     reason=$(check_probe em-10 "$probe") || die "round $round: em-10 $probe: $reason"
   done
   # INFO: one access-log line per request, on standard error, here into a file.
@@ -420,7 +426,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
   warm_up em-10-cors cors
   warm_up em-10-tls tls
   alive nginx-tls && warm_up nginx-tls tls
-  for probe in variants json template; do warm_up em-10 "$probe"; done
+  for probe in variants json template sessions; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
   warm_up ceiling-file file
 
@@ -433,8 +439,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
   # Deciding by variants against the static answer, in the same server: hello again (as `static`), the
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body, a
-  # templated JSON body with three values from the request.
-  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json em-10:template)
+  # templated JSON body with three values from the request, the small JSON with a session header.
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json em-10:template em-10:sessions)
   # Routes on the big tree against the same routes on the small one.
   for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"

@@ -3,12 +3,34 @@
 -- while it loads: the request is formatted once, after init.
 -- METHOD (default GET) and BODY_FILE, whose bytes are the body of every request (wrk adds Content-Length);
 -- headers come from wrk's -H.
+-- With WRK_SESSIONS=N in the environment, the requests carry X-Espressomartini-Session: bench-1 … bench-N in
+-- rotation: the N requests are formatted once, in init, and the per-request hook only hands the next one out.
+local sessions = tonumber(os.getenv("WRK_SESSIONS") or "")
+local formatted, turn = {}, 0
+
 init = function(args)
   if args[1] then wrk.method = args[1] end
   if args[2] then
     local file = assert(io.open(args[2], "rb"))
     wrk.body = file:read("*a")
     file:close()
+  end
+  if sessions then
+    for i = 1, sessions do
+      local headers = {}
+      for name, value in pairs(wrk.headers) do headers[name] = value end
+      headers["X-Espressomartini-Session"] = "bench-" .. i
+      formatted[i] = wrk.format(nil, nil, headers)
+    end
+    turn = math.random(sessions) - 1  -- each wrk thread starts elsewhere in the rotation
+  end
+end
+
+-- wrk calls `request` for every request only when the script defines it.
+if sessions then
+  request = function()
+    turn = turn % sessions + 1
+    return formatted[turn]
   end
 end
 

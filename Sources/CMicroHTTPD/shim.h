@@ -40,4 +40,10 @@ static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_
                             MHD_OPTION_END);
 }
 
+// The connection's socket, -1 when libmicrohttpd does not say (the union it returns is awkward in Swift).
+static inline int em_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
 #endif

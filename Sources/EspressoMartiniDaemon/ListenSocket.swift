@@ -10,6 +10,21 @@ public struct ListenSocket: Sendable {
 
     public struct BindError: Error, CustomStringConvertible {
         public let description: String
+        /// The port is taken (`EADDRINUSE`): another of a range may be free.
+        var inUse = false
+    }
+
+    /// Binds the first port of `ports` that is free (tried in order); when every one is in use, the error
+    /// names the range. Any other failure (an address that is not this machine's) ends the search at once.
+    public static func firstFree(hostname: String, ports: ClosedRange<Int>) throws(BindError) -> ListenSocket {
+        for port in ports {
+            do {
+                return try ListenSocket(hostname: hostname, port: port)
+            } catch {
+                guard error.inUse else { throw error }
+            }
+        }
+        throw BindError(description: "cannot listen on \(hostname) in the port range \(ports.lowerBound)-\(ports.upperBound): every port of it is in use")
     }
 
     public init(hostname: String, port: Int) throws(BindError) {
@@ -38,9 +53,9 @@ public struct ListenSocket: Sendable {
             setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
         }
         guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(descriptor, 1024) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             close(descriptor)
-            throw BindError(description: "cannot listen on \(requested): \(reason)")
+            throw BindError(description: "cannot listen on \(requested): \(String(cString: strerror(code)))", inUse: code == EADDRINUSE)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
 

@@ -25,6 +25,8 @@ public final class MockServer: @unchecked Sendable {
     private let journal: RequestJournal?
     private let sender: Sender
     private let timed: Bool
+    /// The session header's name as a C string (its NUL included).
+    private let sessionHeader: [CChar]
     /// Requests between their request line and libmicrohttpd's completion notice.
     private let inFlight = Atomic<Int>(0)
     /// Set by `stop`; then the request that brings `inFlight` to 0 signals `drained`.
@@ -57,6 +59,7 @@ public final class MockServer: @unchecked Sendable {
         )
         sender = Sender(accessLog: accessLog, cors: configuration.cors)
         timed = accessLog != nil
+        sessionHeader = configuration.sessionHeader.utf8CString.map { $0 }
     }
 
     /// Starts answering on `socket` (the daemon takes it over), then reads the tree's small files while
@@ -124,12 +127,14 @@ public final class MockServer: @unchecked Sendable {
             return sender.send(decision, answering: request, state: state, on: connection)
         }
         let knownMethod = HTTPMethod(requestMethod: method)
-        let request = Request(
+        var request = Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
             rawQuery: state.query, headers: RequestHeaders(reading: ConnectionHeaders(connection: connection)),
             body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize
         )
-        let decision = decider.decide(request, tree: state.tree ?? service.tree)
+        request.session = state.session
+        let decision = state.sessionRefusal.map { .generated(.error(400, $0, globalHeaders: configuration.headers)) }
+            ?? decider.decide(request, tree: state.tree ?? service.tree)
         if let journal, !decision.isAdmin {
             let body = state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
             journal.record(request, answeredBy: decision, body: body, bodySize: state.bodySize)
@@ -140,14 +145,32 @@ public final class MockServer: @unchecked Sendable {
     /// Once the headers are in: takes the tree that will decide the request, and how much of its body to
     /// keep: the journal's part, or up to `VariantConditions.bodyLimit` when the request's exchange reads it
     /// (looked up now only on a tree where some exchange does).
-    private func prepare(_ state: RequestState, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>) {
+    private func prepare(_ state: RequestState, connection: OpaquePointer, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>) {
         let tree = service.tree
         state.tree = tree
+        readSession(state, connection: connection)
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
         guard tree.readsBodies, case .exchange(let index) = tree.tree.resolve(RequestPath(String(cString: url)), method: HTTPMethod(requestMethod: method)),
               tree.tree.exchanges[index].readsBody else { return }
         state.exchangeReadsBody = true
         state.bodyLimit = max(state.bodyLimit, VariantConditions.bodyLimit)
+    }
+
+    /// Looks the session header up where libmicrohttpd keeps the headers: a request without it pays this
+    /// one lookup and nothing more.
+    private func readSession(_ state: RequestState, connection: OpaquePointer) {
+        var value: UnsafePointer<CChar>?
+        var size = 0
+        let found = sessionHeader.withUnsafeBufferPointer { name in
+            MHD_lookup_connection_value_n(connection, .HEADER_KIND, name.baseAddress, name.count - 1, &value, &size)
+        }
+        guard found == .YES, let value else { return }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: size)
+        switch SessionName(headerValue: bytes) {
+        case .none: break
+        case .named(let name): state.session = service.sessions.session(named: name)
+        case .refused(let reason): state.sessionRefusal = "the \(configuration.sessionHeader) header cannot name a session: \(reason)"
+        }
     }
 
     // The C callbacks, on libmicrohttpd's threads: `cls` is this server, `con_cls` holds a retained
@@ -174,7 +197,7 @@ public final class MockServer: @unchecked Sendable {
         guard state.headersSeen else {
             // Headers are in; the body (if any) comes in the next calls.
             state.headersSeen = true
-            server.prepare(state, method: method, url: url)
+            server.prepare(state, connection: connection, method: method, url: url)
             return .YES
         }
         if uploadSize.pointee > 0 {

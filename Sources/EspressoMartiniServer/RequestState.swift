@@ -19,6 +19,10 @@ final class RequestState: @unchecked Sendable {
     /// `VariantConditions.bodyLimit` for an exchange whose conditions read it.
     var body: [UInt8] = []
     var bodyLimit = 0
+    /// The session its session header names; nil for the default session.
+    var session: Session?
+    /// Why its session header names no session (`400`); nil when it is fine or absent.
+    var sessionRefusal: String?
     /// The exchange reads the body: the request carries it.
     var exchangeReadsBody = false
     /// The decision waiting out its delay, the request it answers and the suspended connection.

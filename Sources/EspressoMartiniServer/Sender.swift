@@ -87,6 +87,9 @@ final class Sender: Sendable {
     /// `500`, and a later request tries it again.
     private func queue(_ answer: ExchangeAnswer, on connection: OpaquePointer) -> (MHD_Result, status: UInt32) {
         let tree = answer.tree, slot = answer.slot, status = answer.statusCode
+        if tree.hasFaults, let fault = answer.fault {
+            return (FaultSender.fail(fault, answer, on: connection), 0)
+        }
         if let shared = tree.built.existing(slot) {
             return queue(built: shared, status: status, on: connection)
         }

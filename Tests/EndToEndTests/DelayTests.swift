@@ -93,4 +93,31 @@ struct DelayTests {
         let slowest = results.map(\.elapsed).max() ?? .zero
         #expect(slowest < .seconds(2), "the 64 delayed requests took \(slowest) in all: delays hold threads")
     }
+
+    @Test("a delay range: 64 parallel requests each wait within [0.5, 1.5] s, spread over it, side by side")
+    func delayRange() async throws {
+        let tree = try TemporaryTree(exchanges: [
+            "uneven/GET/configuration.json": #"{"delay": {"min": 0.5, "max": 1.5}, "body": "uneven"}"#,
+            "fast/GET/configuration.json": #"{"body": "fast"}"#,
+        ])
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree)
+        defer { server.stop() }
+        let client = server.client
+        let (batch, fast) = try await BlockingCall.run {
+            let batch = try ParallelRequests.startBlocking(64, client: client, target: "/uneven")
+            usleep(100_000)
+            return (batch, client.timedBlocking("GET", "/fast"))
+        }
+        #expect(fast.elapsed < .milliseconds(400), "a request to another route waited \(fast.elapsed) behind the delayed ones")
+        let results = try await batch.results()
+        for result in results {
+            #expect(try result.get().text == "uneven")
+            #expect(result.elapsed >= .milliseconds(500), "answered before the range's min: \(result.elapsed)")
+        }
+        let elapsed = results.map(\.elapsed).sorted()
+        #expect(elapsed.last! < .milliseconds(2300), "the 64 delayed requests took \(elapsed.last!) in all: delays hold threads")
+        // Uniform draws: the fastest quarter and the slowest quarter lie far apart.
+        #expect(elapsed[48] - elapsed[16] > .milliseconds(250), "waits not spread: \(elapsed[16]) … \(elapsed[48])")
+    }
 }

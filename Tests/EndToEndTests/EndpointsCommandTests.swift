@@ -71,7 +71,7 @@ struct EndpointsCommandTests {
         #expect(!outcome.standardOutput.contains("warning"))
     }
 
-    @Test("--json: an array of {method, route, folder, responses[{status_code, headers, response_file|body, delay}]}")
+    @Test("--json: an array of {method, route, folder, responses[{status_code, headers, response_file|body, delay}], sequence}")
     func jsonListing() async throws {
         let tree = try Self.tree()
         defer { tree.remove() }
@@ -80,7 +80,8 @@ struct EndpointsCommandTests {
         let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]], "\(outcome)")
         try #require(exchanges.count == Self.expectedOrder.count)
         for (exchange, expected) in zip(exchanges, Self.expectedOrder) {
-            #expect(Set(exchange.keys) == ["method", "route", "folder", "responses"], "\(exchange)")
+            #expect(Set(exchange.keys) == ["method", "route", "folder", "responses", "sequence"], "\(exchange)")
+            #expect(exchange["sequence"] as? String == "repeat_last")
             #expect(exchange["method"] as? String == expected.method)
             #expect(exchange["route"] as? String == expected.route)
             #expect(exchange["folder"] as? String == expected.folder)
@@ -130,5 +131,33 @@ struct EndpointsCommandTests {
         #expect(json.exitCode == 0, "\(json)")
         let array = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [Any]
         #expect(array?.isEmpty == true, "\(json)")
+    }
+
+    @Test("faults, delay ranges and sequence modes are shown, in text and as JSON")
+    func faultsDelayRangesAndModes() async throws {
+        let tree = try TemporaryTree(exchanges: [
+            "flaky/GET/configuration.json": """
+                {"sequence": "loop", "responses": [
+                  {"fault": "connection_reset"},
+                  {"status_code": 200, "body": "ok", "delay": {"min": 0.1, "max": 2}}
+                ]}
+                """,
+            "once/GET/configuration.json": #"{"sequence": "once", "responses": [{"fault": "truncated_body", "body": "abcd"}]}"#,
+        ])
+        defer { tree.remove() }
+        let text = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
+        #expect(text.exitCode == 0, "\(text)")
+        #expect(text.standardOutput == """
+            GET  /flaky  1: 200 no body fault connection_reset · 2: 200 body "ok" delay 0.1–2s (sequence loop)
+            GET  /once   1: 200 body "abcd" fault truncated_body (sequence once)
+
+            """, "\(text.standardOutput)")
+        let json = try await ServerProcess.runToCompletion(["endpoints", "--json"], in: tree.url)
+        let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]], "\(json)")
+        #expect(exchanges.map { $0["sequence"] as? String } == ["loop", "once"])
+        let flaky = try #require(exchanges.first?["responses"] as? [[String: Any]])
+        #expect(flaky[0]["fault"] as? String == "connection_reset")
+        #expect((flaky[1]["delay"] as? [String: Double]) == ["min": 0.1, "max": 2])
+        #expect(flaky[1]["fault"] == nil)
     }
 }

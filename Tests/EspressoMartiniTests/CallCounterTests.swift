@@ -13,6 +13,41 @@ import Testing
         #expect(counter.value == positions.count)
     }
 
+    @Test(arguments: [
+        (SequenceMode.repeatLast, 3, [0, 1, 2, 2, 2] as [Int?]),
+        (.loop, 3, [0, 1, 2, 0, 1, 2, 0]),
+        (.loop, 1, [0, 0, 0]),
+        (.once, 3, [0, 1, 2, nil, nil]),
+        (.once, 1, [0, nil]),
+    ])
+    func eachModeHandsOutItsPositions(_ mode: SequenceMode, _ responseCount: Int, _ positions: [Int?]) {
+        let counter = CallCounter()
+        #expect(positions.indices.map { _ in counter.next(responseCount: responseCount, mode: mode) } == positions)
+        #expect(counter.value == positions.count)
+    }
+
+    @Test(arguments: [SequenceMode.loop, .once])
+    func underConcurrencyEachModeCountsEveryCallOnce(_ mode: SequenceMode) async {
+        let counter = CallCounter()
+        let (tasks, callsPerTask, responseCount) = (64, 1000, 7)
+        let positions = await withTaskGroup(of: [Int?].self) { group in
+            for _ in 0..<tasks {
+                group.addTask { (0..<callsPerTask).map { _ in counter.next(responseCount: responseCount, mode: mode) } }
+            }
+            var all: [Int?] = []
+            for await chunk in group { all += chunk }
+            return all
+        }
+        let calls = tasks * callsPerTask
+        var times = [Int](repeating: 0, count: responseCount)
+        for case let position? in positions { times[position] += 1 }
+        switch mode {
+        case .loop: #expect(times.enumerated().allSatisfy { $1 == calls / responseCount + ($0 < calls % responseCount ? 1 : 0) })
+        default: #expect(times == [Int](repeating: 1, count: responseCount) && positions.filter { $0 == nil }.count == calls - responseCount)
+        }
+        #expect(counter.value == calls)
+    }
+
     @Test func resetStartsTheSequenceAgain() {
         let counter = CallCounter()
         _ = counter.next(responseCount: 3)

@@ -98,10 +98,29 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
             "\(LoaderErrorCase.at):1:14: error: 'Bad Name' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)",
         ]),
         .init("delay as a string", configuration: #"{"delay": "1"}"#, [
-            "\(LoaderErrorCase.at):1:11: error: 'delay' must be a number of seconds, found a string",
+            "\(LoaderErrorCase.at):1:11: error: 'delay' must be a number of seconds or a range such as {\"min\": 0.1, \"max\": 2}, found a string",
         ]),
         .init("negative delay", configuration: #"{"delay": -0.5}"#, [
             "\(LoaderErrorCase.at):1:11: error: 'delay' must not be negative; use 0 or more seconds",
+        ]),
+        .init("a misspelt fault", configuration: #"{"fault": "connection_rest"}"#, [
+            "\(LoaderErrorCase.at):1:11: error: 'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found \"connection_rest\"; did you mean 'connection_reset'?",
+        ]),
+        .init("a fault that is not a name", configuration: #"{"fault": true}"#, [
+            "\(LoaderErrorCase.at):1:11: error: 'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found true",
+        ]),
+        .init("a delay range with min above max", configuration: #"{"delay": {"min": 2, "max": 0.5}}"#, [
+            "\(LoaderErrorCase.at):1:11: error: the delay range's 'min' 2s is above its 'max' 0.5s; give 'min' ≤ 'max'",
+        ]),
+        .init("a delay range with a negative bound", configuration: #"{"delay": {"min": -1, "max": 1}}"#, [
+            "\(LoaderErrorCase.at):1:19: error: 'min' must not be negative; use 0 or more seconds",
+        ]),
+        .init("a delay range with an unknown key and a missing one", configuration: #"{"delay": {"min": 1, "maximum": 2}}"#, [
+            "\(LoaderErrorCase.at):1:22: error: unknown key 'maximum' in a delay range; it takes 'min' and 'max'; did you mean 'max'?",
+            "\(LoaderErrorCase.at):1:11: error: a delay range needs 'min' and 'max'; 'max' is missing",
+        ]),
+        .init("a delay range bound that is not a number", configuration: #"{"delay": {"min": "1", "max": 2}}"#, [
+            "\(LoaderErrorCase.at):1:19: error: 'min' must be a number of seconds, found a string",
         ]),
         .init("document that is neither an object nor an array", configuration: #"  "hello""#, [
             "\(LoaderErrorCase.at):1:3: error: expected a response object or an array of them, found a string",
@@ -161,7 +180,7 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
         ]),
         .init("a broken exchange still clashes with its twin",
               files: ["exchanges/users/GET/configuration.json": #"{"delay": "x"}"#], folders: ["exchanges/users/get"], [
-            "$TMP/exchanges/users/GET/configuration.json:1:11: error: 'delay' must be a number of seconds, found a string",
+            "$TMP/exchanges/users/GET/configuration.json:1:11: error: 'delay' must be a number of seconds or a range such as {\"min\": 0.1, \"max\": 2}, found a string",
             "$TMP/exchanges/users/get: error: GET /users matches exactly the same requests as GET /users in $TMP/exchanges/users/GET; remove or rename one of the two folders",
         ]),
         .init("the reserved __espressomartini folder", folders: ["exchanges/__espressomartini/GET"], [

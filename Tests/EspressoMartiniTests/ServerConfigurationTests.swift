@@ -26,6 +26,8 @@ import Testing
         #expect(configuration.headers == [])
         #expect(configuration.admin == true)
         #expect(configuration.watch == true)
+        #expect(configuration.sessionHeader == "X-Espressomartini-Session")
+        #expect(configuration.maxSessions == 1000)
     }
 
     @Test func theDefaultsWithoutAFile() {
@@ -47,6 +49,8 @@ import Testing
               "headers": {"X-Env": "dev", "Vary": ["Accept", "Origin"]},
               "admin": false,
               "watch": false,
+              "session_header": "X-Test-Run",
+              "max_sessions": 20,
               "environment": "staging"
             }
             """)
@@ -62,7 +66,20 @@ import Testing
         ]
         expected.admin = false
         expected.watch = false
+        expected.sessionHeader = "X-Test-Run"
+        expected.maxSessions = 20
         #expect(configuration == expected)
+    }
+
+    @Test(arguments: [
+        (#"{"port": "8080-8090"}"#, 8080, 8080...8090 as ClosedRange<Int>?),
+        (#"{"port": "8080-8080"}"#, 8080, 8080...8080),
+        (#"{"port": 9000}"#, 9000, nil),
+    ])
+    func readsAPortRange(_ text: String, _ port: Int, _ range: ClosedRange<Int>?) throws {
+        let (configuration, diagnostics, _) = try Self.load(text)
+        #expect(diagnostics.filter { $0.contains("error") } == [])
+        #expect(configuration.port == port && configuration.portRange == range)
     }
 
     @Test(arguments: [
@@ -151,12 +168,25 @@ import Testing
     }
 
     static let mistakes: [MistakeCase] = [
-        .init("port as a string", #"{"port": "8080"}"#, [":1:10: error: 'port' must be an integer from 0 to 65535, found a string"]),
-        .init("port as a real", #"{"port": 80.5}"#, [":1:10: error: 'port' must be an integer from 0 to 65535, found a number"]),
+        .init("port as a string", #"{"port": "8080"}"#, [#":1:10: error: 'port' must be an integer from 0 to 65535 or a range such as "8080-8090", found a string"#]),
+        .init("port as a real", #"{"port": 80.5}"#, [#":1:10: error: 'port' must be an integer from 0 to 65535 or a range such as "8080-8090", found a number"#]),
+        .init("a reversed port range", #"{"port": "9000-8000"}"#, [":1:10: error: the port range '9000-8000' is reversed; give the lower port first, as in 8000-9000"]),
+        .init("a port range from 0", #"{"port": "0-8000"}"#, [":1:10: error: the port range '0-8000' is out of range; use ports from 1 to 65535"]),
         .init("port above 65535", #"{"port": 65536}"#, [":1:10: error: 'port' 65536 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("negative port", #"{"port": -1}"#, [":1:10: error: 'port' -1 is out of range; use 0 to 65535 (0 lets the system pick)"]),
         .init("delay as a string", #"{"delay": "2"}"#, [":1:11: error: 'delay' must be a number of seconds, found a string"]),
+        .init("a session header that is no header name", #"{"session_header": "X Run"}"#, [
+            ":1:20: error: 'session_header' 'X Run' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+        ]),
+        .init("an empty session header", #"{"session_header": ""}"#, [
+            ":1:20: error: 'session_header' '' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+        ]),
+        .init("max_sessions of 0", #"{"max_sessions": 0}"#, [":1:18: error: 'max_sessions' 0 is out of range; use 1 to 1000000"]),
+        .init("max_sessions as a string", #"{"max_sessions": "10"}"#, [":1:18: error: 'max_sessions' must be an integer from 1 to 1000000, found a string"]),
         .init("negative delay", #"{"delay": -1}"#, [":1:11: error: 'delay' must not be negative; use 0 or more seconds"]),
+        .init("a delay range", #"{"delay": {"min": 1, "max": 2}}"#, [
+            #":1:11: error: the global 'delay' is one number of seconds; a range {"min", "max"} is taken by a response's own 'delay' only"#,
+        ]),
         .init("unknown log level", #"{"log_level": "LOUD"}"#,
               [":1:15: error: 'log_level' 'LOUD' is not a log level; use one of TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL"]),
         .init("logLevel not a string", #"{"logLevel": 3}"#, [":1:14: error: 'logLevel' must be a string, found an integer"]),
@@ -178,7 +208,7 @@ import Testing
               "admni": false
             }
             """, [
-            ":2:11: error: 'port' must be an integer from 0 to 65535, found a boolean",
+            ":2:11: error: 'port' must be an integer from 0 to 65535 or a range such as \"8080-8090\", found a boolean",
             ":3:12: error: 'delay' must be a number of seconds, found null",
             ":4:16: error: 'log_level' 'x' is not a log level; use one of TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL",
             ":5:3: warning: unknown key 'admni' is ignored; did you mean 'admin'?",

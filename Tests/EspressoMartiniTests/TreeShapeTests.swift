@@ -129,6 +129,7 @@ import Testing
                 [
                   {"status_code": 202, "response_file": "pending.json", "delay": 0.25},
                   {"status_code": 200, "headers": {"Set-Cookie": ["a=1", "b=2"], "X-Id": "7"}, "body": "done", "delay": 2},
+                  {"delay": {"max": 1.5, "min": 0}},
                   {}
                 ]
                 """,
@@ -144,6 +145,7 @@ import Testing
                 body: .inline(.string("done")),
                 delay: 2
             ),
+            ConfiguredResponse(delay: .uniform(min: 0, max: 1.5)),
             ConfiguredResponse(),
         ])
     }

@@ -52,7 +52,12 @@ struct TreeLoaderCase {
             require(loaded.exchanges.count == 2, "\(loaded.exchanges.count) exchanges instead of 2")
             for response in loaded.exchanges.flatMap(\.responses) {
                 require((200...599).contains(response.statusCode), "status \(response.statusCode)")
-                require(response.delay.map { $0 >= 0 } ?? true, "delay \(String(describing: response.delay))")
+                require(response.delay.map { delay in
+                    switch delay {
+                    case .fixed(let seconds): seconds >= 0
+                    case .uniform(let min, let max): 0 <= min && min <= max
+                    }
+                } ?? true, "delay \(String(describing: response.delay))")
             }
             _ = loaded.listing  // `endpoints`
             checkRoundTrip(loaded.listingJSON)  // `endpoints --json`

@@ -8,7 +8,7 @@ public struct AdminAPI: Sendable {
 
     private static let endpoints: [String: Endpoint] = [
         "health": Endpoint(allowed: [.get, .head]) { api, _, tree in api.health(tree) },
-        "exchanges": Endpoint(allowed: [.get, .head]) { api, _, tree in api.exchangeList(tree) },
+        "exchanges": Endpoint(allowed: [.get, .head]) { api, request, tree in api.exchangeList(request, tree) },
         "reset": Endpoint(allowed: [.post]) { api, request, tree in api.reset(request, tree) },
         "reload": Endpoint(allowed: [.post]) { api, _, _ in api.reload() },
         "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.requests(request) },
@@ -57,9 +57,20 @@ public struct AdminAPI: Sendable {
         ]), globalHeaders: globalHeaders)
     }
 
-    private func exchangeList(_ tree: ServingTree) -> GeneratedAnswer {
+    /// `?session=NAME`: the session named, or nil for the default one (no such parameter).
+    private static func sessionName(_ request: Request) -> String? {
+        request.queryParameters.first(named: "session")
+    }
+
+    /// With `?session=NAME`, that session's counts (0 for what it never called, and for a session not kept).
+    private func exchangeList(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
+        let named = Self.sessionName(request)
+        let session = named.flatMap { service.sessions.existing(named: $0) }
         let list = tree.tree.exchanges.enumerated().map { index, exchange in
-            let calls = (0..<exchange.counterCount).map { tree.counter(exchangeAt: index, variant: $0).value }
+            let calls = (0..<exchange.counterCount).map { variant in
+                guard named != nil else { return tree.counter(exchangeAt: index, variant: variant).value }
+                return session?.calls(for: exchange.counterKey(variant)) ?? 0
+            }
             var members = [
                 JSONMember(key: "method", value: .string(exchange.method.name)),
                 JSONMember(key: "route", value: .string(exchange.route.description)),
@@ -82,12 +93,15 @@ public struct AdminAPI: Sendable {
     }
 
     /// All counters, or with `method=M&route=R` only that exchange's. The route may be spelled as the
-    /// folders spell it (`/users/{id}`) or any way that matches the same requests (`/users/*`).
+    /// folders spell it (`/users/{id}`) or any way that matches the same requests (`/users/*`). With
+    /// `session=NAME`, that session's counters (none to reset for a session not kept).
     private func reset(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
         let query = request.queryParameters
+        let named = query.first(named: "session")
+        let session = named.flatMap { service.sessions.existing(named: $0) }
         switch (query.first(named: "method"), query.first(named: "route")) {
         case (nil, nil):
-            service.counters.resetAll()
+            if named == nil { service.counters.resetAll() } else { session?.resetAll() }
             return .empty(204, globalHeaders: globalHeaders)
         case (let method?, let route?):
             let pattern = RoutePattern(parsing: route)
@@ -96,7 +110,14 @@ public struct AdminAPI: Sendable {
             }) else {
                 return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: globalHeaders)
             }
-            for variant in 0..<tree.tree.exchanges[index].counterCount { tree.counter(exchangeAt: index, variant: variant).reset() }
+            let exchange = tree.tree.exchanges[index]
+            for variant in 0..<exchange.counterCount {
+                if named == nil {
+                    tree.counter(exchangeAt: index, variant: variant).reset()
+                } else if let session, session.calls(for: exchange.counterKey(variant)) > 0 {
+                    session.counter(for: exchange.counterKey(variant)).reset()
+                }
+            }
             return .empty(204, globalHeaders: globalHeaders)
         default:
             return .error(400, "give both 'method' and 'route' to reset one exchange, or neither to reset all", globalHeaders: globalHeaders)
@@ -113,20 +134,25 @@ public struct AdminAPI: Sendable {
         }
     }
 
+    /// The whole journal; with `session=NAME`, only that session's requests.
     private func requests(_ request: Request) -> GeneratedAnswer {
+        let named = Self.sessionName(request)
         if request.knownMethod == .delete {
-            journal.clear()
+            if let named { journal.clear(session: named) } else { journal.clear() }
             return .empty(204, globalHeaders: globalHeaders)
         }
-        return .json(200, .array(journal.entries.map(\.json)), globalHeaders: globalHeaders)
+        let entries = named.map { name in journal.entries.filter { $0.session == name } } ?? journal.entries
+        return .json(200, .array(entries.map(\.json)), globalHeaders: globalHeaders)
     }
 
+    /// The default session's cache; with `session=NAME`, that session's (empty for a session not kept).
     private func cache(_ request: Request) -> GeneratedAnswer {
+        let cache = service.cache(ofSession: Self.sessionName(request))
         if request.knownMethod == .delete {
-            service.cache.removeAll()
+            cache?.removeAll()
             return .empty(204, globalHeaders: globalHeaders)
         }
-        return .json(200, service.cache.snapshot, globalHeaders: globalHeaders)
+        return .json(200, cache?.snapshot ?? .object([]), globalHeaders: globalHeaders)
     }
 
     /// `explain?method=M&path=P` (P a path with its own percent-encoded query, as on a request line): what

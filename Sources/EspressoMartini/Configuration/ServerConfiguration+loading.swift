@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -43,13 +43,31 @@ extension ServerConfiguration {
                 }
                 configuration.hostname = host
             case "port":
-                guard case .integer(let port) = member.value else { wrongType("an integer from 0 to 65535"); continue }
+                if case .string(let text) = member.value {
+                    guard let (first, last) = portBounds(text) else {
+                        wrongType("an integer from 0 to 65535 or a range such as \"8080-8090\"")
+                        continue
+                    }
+                    if let problem = portRangeProblem(first: first, last: last) {
+                        diagnostics.error(file, at, "the port range '\(text)' \(problem)")
+                        continue
+                    }
+                    configuration.port = first
+                    configuration.portRange = first...last
+                    continue
+                }
+                guard case .integer(let port) = member.value else { wrongType("an integer from 0 to 65535 or a range such as \"8080-8090\""); continue }
                 guard (0...65535).contains(port) else {
                     diagnostics.error(file, at, "'port' \(port) is out of range; use 0 to 65535 (0 lets the system pick)")
                     continue
                 }
                 configuration.port = Int(port)
+                configuration.portRange = nil
             case "delay":
+                if case .object = member.value {
+                    diagnostics.error(file, at, "the global 'delay' is one number of seconds; a range {\"min\", \"max\"} is taken by a response's own 'delay' only")
+                    continue
+                }
                 guard let seconds = DelayParser.parse(member.value, at: path, file: file, map: map, into: &diagnostics) else { continue }
                 configuration.delay = seconds
             case "log_level", "logLevel":
@@ -85,6 +103,21 @@ extension ServerConfiguration {
                     continue
                 }
                 if member.key == "connection_timeout" { configuration.connectionTimeout = Int(number) } else { configuration.connectionLimit = Int(number) }
+            case "session_header":
+                guard case .string(let name) = member.value else { wrongType("a header name such as \"X-Test-Run\""); continue }
+                guard HeadersParser.isToken(name) else {
+                    diagnostics.error(file, at, "'session_header' '\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)")
+                    continue
+                }
+                configuration.sessionHeader = name
+            case "max_sessions":
+                let range = 1...1_000_000
+                guard case .integer(let number) = member.value else { wrongType("an integer from \(range.lowerBound) to \(range.upperBound)"); continue }
+                guard range.contains(Int(number)) else {
+                    diagnostics.error(file, at, "'max_sessions' \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)")
+                    continue
+                }
+                configuration.maxSessions = Int(number)
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":

@@ -7,6 +7,8 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     public var hostname = "127.0.0.1"
     public var port = 8080
+    /// Set by a range (`"8080-8090"`): the first free port of it is taken, `port` being its first.
+    public var portRange: ClosedRange<Int>?
     /// Seconds before every response that has no delay of its own.
     public var delay: Double = 0
     public var logLevel: Logger.Level = .info
@@ -24,12 +26,32 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var cors = false
     /// Serve HTTPS with this certificate and key; nil serves plain HTTP.
     public var tls: TLSFiles?
+    /// The request header that names a session (§14).
+    public var sessionHeader = "X-Espressomartini-Session"
+    /// Sessions kept at most; past that the least recently used one is forgotten.
+    public var maxSessions = 1000
 
     public init() {}
 
     /// `TRACE DEBUG INFO NOTICE WARNING ERROR CRITICAL`, any case.
     public static func logLevel(named name: String) -> Logger.Level? {
         Logger.Level(rawValue: name.lowercased())
+    }
+
+    /// `8080-8090` as a range of ports, nil unless both bounds are integers; order and bounds are the
+    /// caller's to check.
+    public static func portBounds(_ text: String) -> (first: Int, last: Int)? {
+        guard let dash = text.dropFirst().firstIndex(of: "-"), let first = Int(text[..<dash]), let last = Int(text[text.index(after: dash)...]) else {
+            return nil
+        }
+        return (first, last)
+    }
+
+    /// Why `first-last` is no range of ports to listen on (reversed, or outside 1–65535); nil when it is one.
+    public static func portRangeProblem(first: Int, last: Int) -> String? {
+        guard (1...65535).contains(first), (1...65535).contains(last) else { return "is out of range; use ports from 1 to 65535" }
+        guard first <= last else { return "is reversed; give the lower port first, as in \(last)-\(first)" }
+        return nil
     }
 
     public static let logLevelNames = Logger.Level.allCases.map { $0.rawValue.uppercased() }

@@ -17,6 +17,13 @@ public final class CallCounter: Sendable {
         calls.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
+    /// Counts this call and returns the response position `mode` gives the n-th call; nil when a `once`
+    /// sequence is over (the call still counts).
+    public func next(responseCount: Int, mode: SequenceMode) -> Int? {
+        let previous = calls.wrappingAdd(1, ordering: .relaxed).oldValue
+        return mode.position(forCall: previous, count: responseCount)
+    }
+
     public var value: Int { calls.load(ordering: .relaxed) }
 
     public func reset() { calls.store(0, ordering: .relaxed) }

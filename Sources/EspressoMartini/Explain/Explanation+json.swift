@@ -3,7 +3,7 @@ extension Explanation {
     /// does not apply).
     ///
     ///     {"method": "GET", "path": "/products/7", "query": "page=2", "status": 200, "outcome": "exchange",
-    ///      "exchange": {"method", "route", "folder"}, "variant": 0,
+    ///      "exchange": {"method", "route", "folder"}, "variant": 0, "sequence": "repeat_last",
     ///      "response": {"position", "count", "calls", "status_code", "response_file" | "body", "delay"},
     ///      "variants": [{"variant", "when", "result": "holds" | "fails" | "not_tried", "mismatch"}],
     ///      "other_routes": [{"route", "methods", "reason": "less_specific" | "no_exchange_for_method"}],
@@ -12,7 +12,10 @@ extension Explanation {
         var allowed: [HTTPMethod] = []
         if case .methodNotAllowed(let methods) = outcome { allowed = methods }
         var variantNumber: JSONValue = .null
-        if case .exchange(_, let variant?, _) = outcome { variantNumber = .integer(Int64(variant)) }
+        switch outcome {
+        case .exchange(_, let variant?, _), .sequenceOver(_, let variant?): variantNumber = .integer(Int64(variant))
+        default: break
+        }
         return .object([
             JSONMember(key: "method", value: .string(request.method)),
             JSONMember(key: "path", value: .string(request.path)),
@@ -21,6 +24,7 @@ extension Explanation {
             JSONMember(key: "outcome", value: .string(outcome.name)),
             JSONMember(key: "exchange", value: exchange.map(Self.json(exchange:)) ?? .null),
             JSONMember(key: "variant", value: variantNumber),
+            JSONMember(key: "sequence", value: sequenceMode.map { .string($0.rawValue) } ?? .null),
             JSONMember(key: "response", value: responseJSON),
             JSONMember(key: "variants", value: .array(variantsJSON)),
             JSONMember(key: "other_routes", value: .array(otherRoutes.map(Self.json(route:)))),
@@ -47,7 +51,8 @@ extension Explanation {
         ]
         if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
-        members.append(JSONMember(key: "delay", value: response.delay.map(JSONValue.real) ?? .null))
+        members.append(JSONMember(key: "delay", value: response.delay?.json ?? .null))
+        if let fault = response.fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
         if response.template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
         return .object(members)
     }

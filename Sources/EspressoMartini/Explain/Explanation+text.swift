@@ -15,8 +15,9 @@ extension Explanation {
         lines.append("answer:   " + answerLine)
         if let exchange { lines.append("folder:   " + exchange.folder) }
         if let response {
-            let delay = response.delay.map { " delay \(ExchangeTree.seconds($0))" } ?? ""
-            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)\(response.template != nil ? " template" : "")")
+            let delay = response.delay.map { " delay \($0.summary)" } ?? ""
+            let fault = response.fault.map { " fault \($0.rawValue)" } ?? ""
+            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)\(fault)\(response.template != nil ? " template" : "")")
         }
         if let exchange, !variants.isEmpty {
             lines.append("variants:")
@@ -47,7 +48,12 @@ extension Explanation {
             if request.knownMethod == .head, exchange.method == .get { line += " (HEAD answered as GET, without the body)" }
             if let variant { line += ", variant \(variant + 1) of \(exchange.variants.count)" }
             if let (position, count) = sequencePosition { line += ", response \(position + 1) of \(count)" }
+            if let mode = sequenceMode, mode != .repeatLast { line += " (sequence \(mode.rawValue))" }
             return line
+        case .sequenceOver(let index, let variant):
+            let exchange = tree.exchanges[index]
+            let which = variant.map { ", variant \($0 + 1) of \(exchange.variants.count)" } ?? ""
+            return "410 from \(exchange.method.name) \(exchange.route)\(which): its 'once' sequence has served all \(calls) calls"
         case .noVariant(let index):
             let exchange = tree.exchanges[index]
             return "404, no variant of \(exchange.method.name) \(exchange.route) holds"

@@ -39,7 +39,8 @@ public struct Explanation: Sendable {
                 let exchange = tree.exchanges[index]
                 if exchange.variants.isEmpty {
                     counted = calls(index, 0)
-                    outcome = .exchange(index, variant: nil, response: min(counted, exchange.responses.count - 1))
+                    outcome = exchange.sequence.position(forCall: counted, count: exchange.responses.count)
+                        .map { .exchange(index, variant: nil, response: $0) } ?? .sequenceOver(index, variant: nil)
                 } else {
                     let model = RequestModel(request, route: exchange.route, parser: parser)
                     var answering: Int?
@@ -54,9 +55,11 @@ public struct Explanation: Sendable {
                         }
                     }
                     if let answering {
-                        let responses = exchange.variants[answering].responses
+                        let chosen = exchange.variants[answering]
                         counted = calls(index, answering)
-                        outcome = .exchange(index, variant: answering, response: responses.lowerBound + min(counted, responses.count - 1))
+                        outcome = chosen.sequence.position(forCall: counted, count: chosen.responses.count)
+                            .map { .exchange(index, variant: answering, response: chosen.responses.lowerBound + $0) }
+                            ?? .sequenceOver(index, variant: answering)
                     } else {
                         outcome = .noVariant(index)
                     }
@@ -83,7 +86,7 @@ public struct Explanation: Sendable {
     /// The exchange chosen by its route, answering or not.
     public var exchange: Exchange? {
         switch outcome {
-        case .exchange(let index, _, _), .noVariant(let index): tree.exchanges[index]
+        case .exchange(let index, _, _), .noVariant(let index), .sequenceOver(let index, _): tree.exchanges[index]
         default: nil
         }
     }
@@ -92,6 +95,14 @@ public struct Explanation: Sendable {
     public var response: ConfiguredResponse? {
         guard case .exchange(let index, _, let position) = outcome else { return nil }
         return tree.exchanges[index].responses[position]
+    }
+
+    /// The sequence mode of the sequence that answers (or has run out).
+    public var sequenceMode: SequenceMode? {
+        switch outcome {
+        case .exchange(let index, let variant, _), .sequenceOver(let index, let variant): tree.exchanges[index].sequenceMode(variant: variant)
+        default: nil
+        }
     }
 
     /// The response's 0-based position in its sequence (its variant's, with variants), and the sequence's length.
@@ -108,6 +119,7 @@ public struct Explanation: Sendable {
         switch outcome {
         case .exchange: response?.statusCode
         case .noVariant, .notFound: 404
+        case .sequenceOver: 410
         case .methodNotAllowed: 405
         case .dotSegment: 400
         case .adminAPI: nil
@@ -120,7 +132,7 @@ public struct Explanation: Sendable {
     private static func otherRoutes(of request: Request, in tree: ExchangeTree, outcome: Outcome) -> [OtherRoute] {
         let chosen: Exchange?
         switch outcome {
-        case .exchange(let index, _, _), .noVariant(let index): chosen = tree.exchanges[index]
+        case .exchange(let index, _, _), .noVariant(let index), .sequenceOver(let index, _): chosen = tree.exchanges[index]
         case .methodNotAllowed: chosen = nil
         case .notFound, .dotSegment, .adminAPI: return []
         }

@@ -20,11 +20,14 @@ public struct JournalEntry: Sendable, Equatable {
     public let variant: Int?
     public let response: Int?
     public let status: Int
+    /// The session its session header named (§14); nil for the default session.
+    public let session: String?
 
     public init(
         time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
-        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int
+        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int, session: String? = nil
     ) {
+        self.session = session
         self.time = time
         self.method = method
         self.path = path
@@ -51,6 +54,7 @@ public struct JournalEntry: Sendable, Equatable {
             JSONMember(key: "variant", value: variant.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "response", value: response.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "status", value: .integer(Int64(status))),
+            JSONMember(key: "session", value: session.map(JSONValue.string) ?? .null),
         ])
     }
 

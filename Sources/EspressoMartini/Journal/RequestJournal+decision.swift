@@ -6,7 +6,7 @@ extension RequestJournal {
         let entry = JournalEntry(
             time: .now, method: request.method, path: request.path, query: request.rawQuery, body: body, bodySize: bodySize,
             route: answer?.exchange.route.description, variant: answer?.variant, response: answer?.sequencePosition.index,
-            status: Int(decision.statusCode)
+            status: Int(decision.statusCode), session: request.session?.name
         )
         record(entry) { request.headers.pack(into: &$0) }
     }

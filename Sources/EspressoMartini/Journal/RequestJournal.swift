@@ -44,4 +44,14 @@ public final class RequestJournal: Sendable {
     public func clear() {
         ring.withLock { $0 = Ring() }
     }
+
+    /// Forgets the entries of the session named `session` only (nil: the default session's), keeping
+    /// the others in order.
+    public func clear(session: String?) {
+        ring.withLock { ring in
+            let ordered = ring.entries.count == capacity ? Array(ring.entries[ring.next...] + ring.entries[..<ring.next]) : ring.entries
+            ring.entries = ordered.filter { $0.session != session }
+            ring.next = ring.entries.count % capacity
+        }
+    }
 }

@@ -20,6 +20,8 @@ public struct Request: Sendable {
     public let body: [UInt8]?
     /// The whole body's size in bytes, kept or not.
     public let bodySize: Int
+    /// The session its session header names (§14); nil for the default session.
+    public var session: Session?
 
     public init(
         method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil,

@@ -7,7 +7,7 @@ extension Decider {
         let response = answer.exchange.responses[answer.position]
         guard let template = response.template else { return answer }
         let context = ResponseTemplateContext(
-            model: model ?? RequestModel(request, route: answer.exchange.route, parser: parser), call: answer.call, environment: templates
+            model: model ?? RequestModel(request, route: answer.exchange.route, parser: parser), call: answer.call, cache: request.session?.cache, environment: templates
         )
         let headers = response.effectiveHeaders(own: template.renderedHeaders(context), global: answer.tree.globalHeaders)
         return answer.sending(GeneratedAnswer(statusCode: answer.statusCode, headers: headers, body: template.renderedBody(context)))

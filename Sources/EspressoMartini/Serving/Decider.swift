@@ -24,7 +24,8 @@ public final class Decider: Sendable {
         self.templates = templates
     }
 
-    /// The answer to `request` from `tree`. An exchange's call counter moves here, in one atomic step, so
+    /// The answer to `request` from `tree`, with the counters of `request.session` (the default ones
+    /// without). An exchange's call counter moves here, in one atomic step, so
     /// the caller must carry out the decision it gets (a request decided is a call counted).
     public func decide(_ request: Request, tree: ServingTree) -> Decision {
         let segments = request.segments
@@ -43,8 +44,11 @@ public final class Decider: Sendable {
             if tree.hasVariants, case let exchange = tree.tree.exchanges[index], !exchange.variants.isEmpty {
                 return decideVariant(request, exchange: exchange, at: index, tree: tree)
             }
-            if tree.hasTemplates { return delayed(rendering(tree.answer(exchangeAt: index), for: request, model: nil)) }
-            return delayed(tree.answer(exchangeAt: index))
+            let exchange = tree.tree.exchanges[index]
+            if let session = request.session {
+                return delayed(tree.answer(exchangeAt: index, session: session), of: exchange, for: request, model: nil, tree: tree)
+            }
+            return delayed(tree.answer(exchangeAt: index), of: exchange, for: request, model: nil, tree: tree)
         case .methodNotAllowed(let methods):
             // Only a route without an OPTIONS exchange gets here: an OPTIONS exchange of the tree answers itself.
             if cors, let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
@@ -67,8 +71,8 @@ public final class Decider: Sendable {
     private func decideVariant(_ request: Request, exchange: Exchange, at index: Int, tree: ServingTree) -> Decision {
         let model = RequestModel(request, route: exchange.route, parser: parser)
         if let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) {
-            let answer = tree.answer(exchangeAt: index, variant: variant)
-            return delayed(tree.hasTemplates ? rendering(answer, for: request, model: model) : answer)
+            let answer = request.session.map { tree.answer(exchangeAt: index, variant: variant, session: $0) } ?? tree.answer(exchangeAt: index, variant: variant)
+            return delayed(answer, of: exchange, variant: variant, for: request, model: model, tree: tree)
         }
         let mismatches = exchange.variants.enumerated().map { number, variant in
             "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")
@@ -80,8 +84,23 @@ public final class Decider: Sendable {
         ]), globalHeaders: globalHeaders))
     }
 
-    private func delayed(_ answer: ExchangeAnswer) -> Decision {
+    /// The answer, rendered when the tree has templates (`model` is the variants' request model, if any),
+    /// after its delay; without one (a `once` sequence over), `410` naming the route.
+    private func delayed(
+        _ answer: ExchangeAnswer?, of exchange: @autoclosure () -> Exchange, variant: Int? = nil, for request: Request, model: RequestModel?, tree: ServingTree
+    ) -> Decision {
+        guard var answer else { return .generated(sequenceOver(exchange(), variant: variant)) }
+        if tree.hasTemplates { answer = rendering(answer, for: request, model: model) }
         let delay = answer.delay
         return delay > 0 ? .delayed(seconds: delay, .exchange(answer)) : .exchange(answer)
+    }
+
+    /// `410` for a `once` sequence whose responses have all been served.
+    private func sequenceOver(_ exchange: Exchange, variant: Int?) -> GeneratedAnswer {
+        let which = variant.map { "variant \($0 + 1) of " } ?? ""
+        return .json(410, .object([
+            JSONMember(key: "error", value: .string("the 'once' sequence of \(which)\(exchange.method.name) \(exchange.route) has served all its responses; reset its counter to play it again")),
+            JSONMember(key: "route", value: .string(exchange.route.description)),
+        ]), globalHeaders: globalHeaders)
     }
 }

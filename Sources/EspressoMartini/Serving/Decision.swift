@@ -12,10 +12,10 @@ public enum Decision: Sendable {
     /// Wait `seconds`, then carry out the decision, without holding a thread while waiting.
     indirect case delayed(seconds: Double, Decision)
 
-    /// The status the request is answered with.
+    /// The status the request is answered with; 0 for a fault.
     public var statusCode: UInt32 {
         switch self {
-        case .exchange(let answer): answer.statusCode
+        case .exchange(let answer): answer.reportedStatus
         case .generated(let answer), .admin(let answer): answer.statusCode
         case .delayed(_, let decision): decision.statusCode
         }

@@ -32,8 +32,17 @@ public struct ExchangeAnswer: Sendable {
     // Read in place, field by field: `response` would copy the whole response (a retain per member).
     public var statusCode: UInt32 { UInt32(exchange.responses[position].statusCode) }
 
-    /// The response's own delay in seconds, else the global one.
-    public var delay: Double { exchange.responses[position].delay ?? tree.globalDelay }
+    /// The status the journal and the access log report: 0 for a fault, which sends no status (or, cut
+    /// short, not the answer it announced).
+    public var reportedStatus: UInt32 {
+        tree.hasFaults && exchange.responses[position].fault != nil ? 0 : statusCode
+    }
+
+    /// The response's fault; nil without (read only on a tree where some response has one).
+    public var fault: ResponseFault? { exchange.responses[position].fault }
+
+    /// The seconds to wait: the response's own delay (a fresh draw for a range), else the global one.
+    public var delay: Double { exchange.responses[position].delay?.seconds ?? tree.globalDelay }
 
     /// The response's 0-based position in its sequence (its variant's, with variants), and the sequence's length.
     public var sequencePosition: (index: Int, count: Int) {

@@ -25,6 +25,8 @@ public final class ServingTree: Sendable {
     /// Whether some exchange has variants. Without, `decide` never looks at an exchange's variants and
     /// the counter of the exchange at `i` is `counters[i]`.
     public let hasVariants: Bool
+    /// Whether some response has a `fault`: only then does the sender look for one.
+    public let hasFaults: Bool
     /// With variants, each exchange's first counter in `counters`; empty without.
     private let firstCounters: [Int32]
     /// Whether some exchange's variants read the body: only then does the server look up a request's
@@ -59,6 +61,7 @@ public final class ServingTree: Sendable {
         }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
         hasTemplates = tree.exchanges.contains(where: \.hasTemplates)
+        hasFaults = tree.exchanges.contains { $0.responses.contains { $0.fault != nil } }
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }
@@ -109,18 +112,42 @@ public final class ServingTree: Sendable {
         fileBytes.withLock { $0[slot] } ?? FileBytes.reading(path: path)
     }
 
-    /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets.
-    public func answer(exchangeAt index: Int) -> ExchangeAnswer {
-        let call = counter(exchangeAt: index).nextCall()
-        return ExchangeAnswer(tree: self, exchangeIndex: index, position: min(call, tree.exchanges[index].responses.count) - 1, call: call)
+    /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets; nil
+    /// when its `once` sequence is over.
+    public func answer(exchangeAt index: Int) -> ExchangeAnswer? {
+        let exchange = tree.exchanges[index]
+        let (call, position) = Self.step(counter(exchangeAt: index), count: exchange.responses.count, mode: exchange.sequence)
+        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: $0, call: call) }
     }
 
     /// Counts a call to variant `variant` of the exchange at `index` (one atomic step) and returns the
-    /// response it gets.
-    public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer {
-        let responses = tree.exchanges[index].variants[variant].responses
-        let call = counter(exchangeAt: index, variant: variant).nextCall()
-        return ExchangeAnswer(tree: self, exchangeIndex: index, position: responses.lowerBound + min(call, responses.count) - 1, variant: variant, call: call)
+    /// response it gets; nil when the variant's `once` sequence is over.
+    public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer? {
+        let chosen = tree.exchanges[index].variants[variant]
+        let (call, position) = Self.step(counter(exchangeAt: index, variant: variant), count: chosen.responses.count, mode: chosen.sequence)
+        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + $0, variant: variant, call: call) }
+    }
+
+    /// As `answer(exchangeAt:)`, with the counter of `session`.
+    public func answer(exchangeAt index: Int, session: Session) -> ExchangeAnswer? {
+        let exchange = tree.exchanges[index]
+        let (call, position) = Self.step(session.counter(for: exchange.counterKey(0)), count: exchange.responses.count, mode: exchange.sequence)
+        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: $0, call: call) }
+    }
+
+    /// As `answer(exchangeAt:variant:)`, with the counter of `session`.
+    public func answer(exchangeAt index: Int, variant: Int, session: Session) -> ExchangeAnswer? {
+        let exchange = tree.exchanges[index]
+        let chosen = exchange.variants[variant]
+        let (call, position) = Self.step(session.counter(for: exchange.counterKey(variant)), count: chosen.responses.count, mode: chosen.sequence)
+        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + $0, variant: variant, call: call) }
+    }
+
+    /// One atomic step of `counter` over `count` responses played as `mode` says: the call's number (from 1)
+    /// and the position it gets, nil when a `once` sequence is over (the call still counts).
+    private static func step(_ counter: CallCounter, count: Int, mode: SequenceMode) -> (call: Int, position: Int?) {
+        let call = counter.nextCall()
+        return (call, mode.position(forCall: call - 1, count: count))
     }
 
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`.

@@ -23,8 +23,11 @@ public final class TreeService: Sendable {
 
     public let configuration: ServerConfiguration
     public let counters: CallCounters
-    /// The pan-request cache (§12): lives as long as the server, across reloads.
+    /// The default session's pan-request cache (§12): lives as long as the server, across reloads.
     public let cache = PanRequestCache()
+    /// The named sessions (§14), each with its own counters and cache; the default session is `counters`
+    /// and `cache` above.
+    public let sessions: Sessions
     private let loader: TreeLoader
     private let logger: Logger
     private let observer: ReloadObserver?
@@ -42,11 +45,18 @@ public final class TreeService: Sendable {
     ) {
         self.configuration = configuration
         self.counters = counters
+        sessions = Sessions(capacity: configuration.maxSessions)
         self.loader = loader
         self.logger = logger
         self.observer = observer
         self.releaseBuilt = releaseBuilt
         current = Locked(ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt))
+    }
+
+    /// The cache of the session named `name` (nil: the default session's); nil for a session not kept.
+    public func cache(ofSession name: String?) -> PanRequestCache? {
+        guard let name else { return cache }
+        return sessions.existing(named: name)?.cache
     }
 
     /// The tree requests are answered from right now. Any thread.
@@ -57,6 +67,7 @@ public final class TreeService: Sendable {
         let serving = ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt)
         current.withLock { $0 = serving }
         counters.retain(only: tree.exchanges)
+        sessions.retain(only: tree.exchanges)
         serving.readFilesAhead()
     }
 

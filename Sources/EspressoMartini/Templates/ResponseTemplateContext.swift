@@ -7,6 +7,8 @@ public final class ResponseTemplateContext: MustacheContext {
     public let model: RequestModel
     /// This exchange's (or variant's) call number, from 1.
     public let call: Int
+    /// The request's session's cache, or the default one.
+    private let cache: PanRequestCache
     private let environment: TemplateEnvironment
     private lazy var now: String = Timestamp.now.iso8601
     private lazy var uuid: String = RandomUUID.make()
@@ -16,9 +18,10 @@ public final class ResponseTemplateContext: MustacheContext {
         "method", "path", "query", "body", "headers", "pathParameters", "pathComponents", "queryParameters", "formParameters", "bodyJSON",
     ]
 
-    public init(model: RequestModel, call: Int, environment: TemplateEnvironment) {
+    public init(model: RequestModel, call: Int, cache: PanRequestCache? = nil, environment: TemplateEnvironment) {
         self.model = model
         self.call = call
+        self.cache = cache ?? environment.cache
         self.environment = environment
     }
 
@@ -27,8 +30,8 @@ public final class ResponseTemplateContext: MustacheContext {
         switch path[0] {
         case "request": return request(rest)
         case "cache":
-            guard let key = rest.first else { return environment.cache.snapshot }
-            return environment.cache.value(forKey: key)?.descendant(at: rest.dropFirst())
+            guard let key = rest.first else { return cache.snapshot }
+            return cache.value(forKey: key)?.descendant(at: rest.dropFirst())
         case "call": return JSONValue.integer(Int64(call)).descendant(at: rest)
         case "now": return JSONValue.string(now).descendant(at: rest)
         case "uuid": return JSONValue.string(uuid).descendant(at: rest)
@@ -40,7 +43,7 @@ public final class ResponseTemplateContext: MustacheContext {
     public func rootValue() -> JSONValue {
         .object([
             JSONMember(key: "request", value: wholeRequest),
-            JSONMember(key: "cache", value: environment.cache.snapshot),
+            JSONMember(key: "cache", value: cache.snapshot),
             JSONMember(key: "call", value: .integer(Int64(call))),
             JSONMember(key: "now", value: .string(now)),
             JSONMember(key: "uuid", value: .string(uuid)),

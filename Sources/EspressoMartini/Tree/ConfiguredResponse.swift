@@ -4,13 +4,19 @@ public struct ConfiguredResponse: Sendable, Equatable {
     /// The exchange's own headers, in file order.
     public let headers: [HTTPHeader]
     public let body: ResponseBody
-    /// The response's own delay in seconds; nil means the global delay applies.
-    public let delay: Double?
+    /// The response's own delay; nil means the global delay applies.
+    public let delay: ResponseDelay?
+    /// The way the connection fails instead of (or, for `truncatedBody`, during) the answer; nil for none.
+    public let fault: ResponseFault?
     /// With `"template": true`, the body and header values compiled as templates, rendered for every
     /// request in place of `headers` and `body`; nil for a response sent as configured.
     public let template: ResponseTemplate?
 
-    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil, template: ResponseTemplate? = nil) {
+    public init(
+        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil, fault: ResponseFault? = nil,
+        template: ResponseTemplate? = nil
+    ) {
+        self.fault = fault
         self.statusCode = statusCode
         self.headers = headers
         self.body = body

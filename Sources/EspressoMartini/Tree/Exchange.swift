@@ -1,5 +1,5 @@
-/// A method and a route, answered by a sequence of responses played in order, the last one repeating;
-/// or by variants, each with its conditions and its own sequence (§10). A class: the loader sorts and
+/// A method and a route, answered by a sequence of responses played in order (after the last: as its
+/// `SequenceMode` says); or by variants, each with its conditions and its own sequence (§10). A class: the loader sorts and
 /// files thousands of them, and a reference copies with one retain.
 public final class Exchange: Sendable, Equatable {
     /// What identifies an exchange across reloads: its method and a route matching the same requests.
@@ -39,12 +39,18 @@ public final class Exchange: Sendable, Equatable {
     public let responses: [ConfiguredResponse]
     /// Empty for an exchange answered by one sequence.
     public let variants: [Variant]
+    /// What its sequence does after its last response (without variants; each variant has its own).
+    public let sequence: SequenceMode
     /// Whether a variant's conditions or a template read the request's body, which the server then keeps.
     public let readsBody: Bool
     /// Whether some response is a template, rendered for every request.
     public let hasTemplates: Bool
 
-    public init(method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse], variants: [Variant] = []) {
+    public init(
+        method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse], variants: [Variant] = [],
+        sequence: SequenceMode = .repeatLast
+    ) {
+        self.sequence = sequence
         self.method = method
         self.route = route
         self.methodFolderName = methodFolderName
@@ -62,6 +68,11 @@ public final class Exchange: Sendable, Equatable {
         CounterKey(exchange: key, variant: variants.isEmpty ? nil : index)
     }
 
+    /// The sequence mode of variant `variant`, or the exchange's own without variants.
+    public func sequenceMode(variant: Int?) -> SequenceMode {
+        variant.map { variants[$0].sequence } ?? sequence
+    }
+
     /// The method folder, relative to the requests folder (`api/user/POST`).
     public var folder: String { route.folder(named: methodFolderName) }
 
@@ -70,6 +81,7 @@ public final class Exchange: Sendable, Equatable {
 
     public static func == (a: Exchange, b: Exchange) -> Bool {
         a.method == b.method && a.route == b.route && a.methodFolderName == b.methodFolderName && a.responses == b.responses
-            && a.variants.map(\.responses) == b.variants.map(\.responses) && a.variants.map(\.conditions.summary) == b.variants.map(\.conditions.summary)
+            && a.sequence == b.sequence
+            && a.variants.map(\.responses) == b.variants.map(\.responses) && a.variants.map(\.sequence) == b.variants.map(\.sequence) && a.variants.map(\.conditions.summary) == b.variants.map(\.conditions.summary)
     }
 }

@@ -9,23 +9,25 @@ extension ExchangeTree {
             let method = exchange.method.name.padding(to: methodWidth)
             let route = exchange.route.description.padding(to: routeWidth)
             guard !exchange.variants.isEmpty else {
-                return "\(method)  \(route)  \(Self.summary(of: exchange.responses[...]))\n"
+                return "\(method)  \(route)  \(Self.summary(of: exchange.responses[...], mode: exchange.sequence))\n"
             }
             let indent = String(repeating: " ", count: methodWidth + 2)
             let variants = exchange.variants.enumerated().map { index, variant in
                 let when = variant.conditions.alwaysHolds ? "" : " when \(variant.conditions.summary)"
-                return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses]))\n"
+                return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses], mode: variant.sequence))\n"
             }
             let count = exchange.variants.count == 1 ? "1 variant" : "\(exchange.variants.count) variants"
             return "\(method)  \(route)  \(count)\n" + variants.joined()
         }.joined()
     }
 
-    private static func summary(of responses: ArraySlice<ConfiguredResponse>) -> String {
+    /// `1: 202 pending.json · 2: 200 done.json delay 0.5s`, then ` (sequence loop)` for a mode other
+    /// than the default.
+    private static func summary(of responses: ArraySlice<ConfiguredResponse>, mode: SequenceMode) -> String {
         responses.enumerated().map { index, response in
-            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \(Self.seconds($0))" } ?? "")"
+            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \($0.summary)" } ?? "")\(response.fault.map { " fault \($0.rawValue)" } ?? "")"
                 + (response.template != nil ? " template" : "")
-        }.joined(separator: " · ")
+        }.joined(separator: " · ") + (mode == .repeatLast ? "" : " (sequence \(mode.rawValue))")
     }
 
     /// `endpoints --json`: every exchange with its responses as the configuration gives them
@@ -39,12 +41,13 @@ extension ExchangeTree {
             ]
             if exchange.variants.isEmpty {
                 members.append(JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))))
+                members.append(JSONMember(key: "sequence", value: .string(exchange.sequence.rawValue)))
             } else {
                 members.append(JSONMember(key: "variants", value: .array(exchange.variants.map { variant in
                     .object([
                         JSONMember(key: "when", value: variant.when ?? .null),
                         JSONMember(key: "responses", value: .array(exchange.responses[variant.responses].map(\.listingJSON))),
-                        JSONMember(key: "sequence", value: .string("repeat_last")),
+                        JSONMember(key: "sequence", value: .string(variant.sequence.rawValue)),
                     ])
                 })))
             }
@@ -54,7 +57,12 @@ extension ExchangeTree {
 
     /// `2s`, `0.5s`; whole numbers too large for an `Int` keep Swift's own spelling (`1e+300s`).
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))s" : "\(value)s"
+        number(value) + "s"
+    }
+
+    /// `2`, `0.5`: a whole number without its fraction.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 }
 
@@ -71,7 +79,8 @@ extension ConfiguredResponse {
         ]
         if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
         if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
-        members.append(JSONMember(key: "delay", value: delay.map(JSONValue.real) ?? .null))
+        members.append(JSONMember(key: "delay", value: delay?.json ?? .null))
+        if let fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
         if template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
         return .object(members)
     }

@@ -3,7 +3,7 @@
 /// problem with its line and column. Any response object may name the
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
-    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "template"]
+    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "fault", "template"]
 
     /// The requests folder as the user named it, and the method folder's route: paths for messages are
     /// built from them only when there is something to report.
@@ -28,18 +28,23 @@ struct ResponseReader {
     var methodFolderRealPath: String { parentChain.realPath(ofChild: methodFolderName, resolved: knownRealPath) }
 
     /// The exchange's responses and, for `{"variants": [...]}`, its variants (their responses in
-    /// `responses`, in turn).
-    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> (responses: [ConfiguredResponse], variants: [Variant]) {
+    /// `responses`, in turn), and the top-level sequence mode (`repeat_last` with variants or none given).
+    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> (responses: [ConfiguredResponse], variants: [Variant], sequence: SequenceMode) {
         if case .object(let members) = document {
-            if members.contains(where: { $0.key == "variants" }) { return readVariants(members, into: &diagnostics) }
-            if members.contains(where: { $0.key == "responses" }) { return (sequence(members, at: [], known: Self.sequenceKeys, into: &diagnostics), []) }
+            if members.contains(where: { $0.key == "variants" }) {
+                let (responses, variants) = readVariants(members, into: &diagnostics)
+                return (responses, variants, .repeatLast)
+            }
+            if members.contains(where: { $0.key == "responses" }) {
+                let (responses, mode) = sequence(members, at: [], known: Self.sequenceKeys, into: &diagnostics)
+                return (responses, [], mode)
+            }
         }
-        return (responses(document, at: [], into: &diagnostics), [])
+        return (responses(document, at: [], into: &diagnostics), [], .repeatLast)
     }
 
     static let sequenceKeys = ["responses", "sequence"]
     static let variantKeys = ["when", "responses", "sequence"]
-    static let sequenceModes = ["repeat_last", "loop", "once"]
 
     /// One response object, or a non-empty array of them.
     private func responses(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
@@ -60,13 +65,14 @@ struct ResponseReader {
     }
 
     /// `{"responses": …, "sequence": MODE}` at `path` (the top level, or a variant with its `when` read apart).
-    private func sequence(_ members: [JSONMember], at path: [String], known: [String], into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
+    private func sequence(_ members: [JSONMember], at path: [String], known: [String], into diagnostics: inout Diagnostics) -> ([ConfiguredResponse], SequenceMode) {
         var responses: [ConfiguredResponse] = []
+        var mode = SequenceMode.repeatLast
         for member in members {
             let memberPath = path + [member.key]
             switch member.key {
             case "responses": responses = self.responses(member.value, at: memberPath, into: &diagnostics)
-            case "sequence": checkSequenceMode(member.value, at: memberPath, into: &diagnostics)
+            case "sequence": mode = sequenceMode(member.value, at: memberPath, into: &diagnostics) ?? mode
             case "when" where !path.isEmpty: continue  // a variant's, read apart
             case SchemaReference.key where path.isEmpty:
                 SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
@@ -74,18 +80,19 @@ struct ResponseReader {
                 diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: known))
             }
         }
-        return responses
+        return (responses, mode)
     }
 
-    /// Only `repeat_last`, the default, is served in this version.
-    private func checkSequenceMode(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) {
-        guard case .string(let mode) = value, Self.sequenceModes.contains(mode) else {
-            diagnostics.error(file, map.value(path), "'sequence' must be one of 'repeat_last', 'loop' or 'once', found \(value.compactText)")
-            return
+    /// `repeat_last`, `loop` or `once`; nil once the reason is in `diagnostics` (with a did-you-mean for a
+    /// misspelt name).
+    private func sequenceMode(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> SequenceMode? {
+        if case .string(let name) = value, let mode = SequenceMode(rawValue: name) { return mode }
+        var message = "'sequence' must be one of 'repeat_last', 'loop' or 'once', found \(value.compactText)"
+        if case .string(let name) = value, let closest = Suggestion.closest(to: name, among: SequenceMode.names) {
+            message += "; did you mean '\(closest)'?"
         }
-        if mode != "repeat_last" {
-            diagnostics.error(file, map.value(path), "the sequence mode '\(mode)' is not served by this version; use 'repeat_last' (the default: the last response repeats)")
-        }
+        diagnostics.error(file, map.value(path), message)
+        return nil
     }
 
     /// `{"variants": [{"when": …, "responses": …, "sequence": …}, …]}`.
@@ -129,9 +136,10 @@ struct ResponseReader {
                 answersEverything = index
             }
             let start = responses.count
-            responses += sequence(variantMembers, at: path, known: Self.variantKeys, into: &diagnostics)
+            let (variantResponses, mode) = sequence(variantMembers, at: path, known: Self.variantKeys, into: &diagnostics)
+            responses += variantResponses
             if let conditions {
-                variants.append(Variant(conditions: conditions, when: when, responses: start..<responses.count))
+                variants.append(Variant(conditions: conditions, when: when, responses: start..<responses.count, sequence: mode))
             }
         }
         return (responses, variants)
@@ -146,7 +154,8 @@ struct ResponseReader {
         var statusCode = 200
         var headers: [HTTPHeader] = []
         var body = ResponseBody.none
-        var delay: Double?
+        var delay: ResponseDelay?
+        var fault: ResponseFault?
         var bodyKey: String?
         var isTemplate = false
 
@@ -166,8 +175,18 @@ struct ResponseReader {
             case "headers":
                 headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
             case "delay":
-                guard let seconds = DelayParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
-                delay = seconds
+                guard let parsed = DelayParser.parseResponseDelay(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
+                delay = parsed
+            case "fault":
+                guard case .string(let name) = member.value, let named = ResponseFault(rawValue: name) else {
+                    var message = "'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found \(member.value.compactText)"
+                    if case .string(let name) = member.value, let closest = Suggestion.closest(to: name, among: ResponseFault.names) {
+                        message += "; did you mean '\(closest)'?"
+                    }
+                    diagnostics.error(file, map.value(memberPath), message)
+                    continue
+                }
+                fault = named
             case "body", "response_file":
                 if let other = bodyKey {
                     diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
@@ -196,9 +215,9 @@ struct ResponseReader {
             diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
             body = .none
         }
-        guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay) }
+        guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault) }
         guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else { return nil }
-        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, template: template)
+        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault, template: template)
     }
 
     /// `path` is built only for a message: nearly every response names a file.

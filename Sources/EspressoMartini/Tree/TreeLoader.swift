@@ -144,11 +144,13 @@ public struct TreeLoader: Sendable {
             configuration: FileSystem.Kind?, contents: [UInt8]? = nil, route: RoutePattern
         ) {
             let errorsBefore = diagnostics.errors.count
-            let (responses, variants) = readResponses(
+            let (responses, variants, sequence) = readResponses(
                 in: parent, name: name, knownRealPath: knownRealPath, chain: chain, configuration: configuration,
                 contents: contents, route: route
             )
-            let exchange = Exchange(method: method, route: route, methodFolderName: name, responses: responses, variants: variants)
+            let exchange = Exchange(
+                method: method, route: route, methodFolderName: name, responses: responses, variants: variants, sequence: sequence
+            )
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
             } else {
@@ -161,20 +163,20 @@ public struct TreeLoader: Sendable {
         mutating func readResponses(
             in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain, configuration: FileSystem.Kind?,
             contents: [UInt8]?, route: RoutePattern
-        ) -> (responses: [ConfiguredResponse], variants: [Variant]) {
+        ) -> (responses: [ConfiguredResponse], variants: [Variant], sequence: SequenceMode) {
             var file: String { FileSystem.join(path(route.folder(named: name)), TreeLoader.configurationFileName) }
             switch configuration {
             case nil:
-                return ([ConfiguredResponse()], [])
+                return ([ConfiguredResponse()], [], .repeatLast)
             case .regularFile:
                 guard let bytes = contents ?? parent.contents(of: TreeLoader.configurationFileName, inFolder: name) else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")
-                    return ([], [])
+                    return ([], [], .repeatLast)
                 }
                 switch parser.parse(bytes) {
                 case .failure(let syntax):
                     diagnostics.error(file, syntax.position, syntax.message)
-                    return ([], [])
+                    return ([], [], .repeatLast)
                 case .success(let document):
                     let reader = ResponseReader(
                         requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name, knownRealPath: knownRealPath,
@@ -184,7 +186,7 @@ public struct TreeLoader: Sendable {
                 }
             default:
                 diagnostics.error(file, nil, "'\(TreeLoader.configurationFileName)' must be a file")
-                return ([], [])
+                return ([], [], .repeatLast)
             }
         }
 

@@ -6,8 +6,11 @@ public struct Variant: Sendable {
     public let when: JSONValue?
     /// Where its responses lie in the exchange's `responses`.
     public let responses: Range<Int>
+    /// What its sequence does after its last response.
+    public let sequence: SequenceMode
 
-    public init(conditions: VariantConditions, when: JSONValue?, responses: Range<Int>) {
+    public init(conditions: VariantConditions, when: JSONValue?, responses: Range<Int>, sequence: SequenceMode = .repeatLast) {
+        self.sequence = sequence
         self.conditions = conditions
         self.when = when
         self.responses = responses

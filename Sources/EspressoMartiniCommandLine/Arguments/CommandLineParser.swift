@@ -90,6 +90,15 @@ public struct CommandLineParser: Sendable {
         case .text: .text(value)
         case .integer: Int(value).map { .integer($0) }
         case .number: Double(value).map { .number($0) }
+        case .integerRange: Self.integerRange(value)
         }
+    }
+
+    /// `N`, or `A-B` with both bounds integers (the dash after the first digit).
+    private static func integerRange(_ value: String) -> ParsedArguments.Value? {
+        if let single = Int(value) { return .integerRange(single, single) }
+        guard let dash = value.dropFirst().firstIndex(of: "-"), let first = Int(value[..<dash]),
+              let last = Int(value[value.index(after: dash)...]) else { return nil }
+        return .integerRange(first, last)
     }
 }

@@ -8,10 +8,12 @@ public struct OptionDefinition: Sendable {
         case text
         case integer
         case number
+        /// An integer `N`, or a range `A-B` of them: `--port 8080-8090`.
+        case integerRange
 
         /// Numbers may be negative, so `--port -1` reads `-1` as the value (then rejected with a clear message)
         /// rather than as an unknown option; text options stop at anything that looks like an option.
-        public var takesValueStartingWithDash: Bool { self == .integer || self == .number }
+        public var takesValueStartingWithDash: Bool { self == .integer || self == .number || self == .integerRange }
     }
 
     /// The long name without its dashes: `port` for `--port`.

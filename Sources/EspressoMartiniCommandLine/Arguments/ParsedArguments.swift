@@ -5,6 +5,8 @@ public struct ParsedArguments: Sendable {
         case text(String)
         case integer(Int)
         case number(Double)
+        /// `N` read as `N-N`; the bounds as given (not checked for order).
+        case integerRange(Int, Int)
     }
 
     private var values: [String: Value] = [:]
@@ -40,6 +42,12 @@ public struct ParsedArguments: Sendable {
     public func integer(_ option: OptionDefinition) -> Int? {
         guard case .integer(let integer) = values[option.name] else { return nil }
         return integer
+    }
+
+    /// The bounds of an `integerRange` option (`N` gives `(N, N)`), as given.
+    public func integerRange(_ option: OptionDefinition) -> (first: Int, last: Int)? {
+        guard case .integerRange(let first, let last) = values[option.name] else { return nil }
+        return (first, last)
     }
 
     public func number(_ option: OptionDefinition) -> Double? {

@@ -9,7 +9,9 @@ struct Run: Command {
     static let hostnameOption = OptionDefinition.option(
         "hostname", valueName: "host", help: "The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too)."
     )
-    static let portOption = OptionDefinition.option("port", .integer, valueName: "n", help: "The port; 0 lets the system pick.")
+    static let portOption = OptionDefinition.option(
+        "port", .integerRange, valueName: "n|a-b", help: "The port; 0 lets the system pick; a range such as 8080-8090 takes its first free port."
+    )
     static let delayOption = OptionDefinition.option(
         "delay", .number, valueName: "seconds", help: "Seconds to wait before every response that has no delay of its own."
     )
@@ -37,6 +39,7 @@ struct Run: Command {
     var source: SourceOptions
     var hostname: String?
     var port: Int?
+    var portRange: ClosedRange<Int>?
     var delay: Double?
     var logLevel: Logger.Level?
     var cors: Bool
@@ -47,12 +50,22 @@ struct Run: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         source = SourceOptions(arguments)
         hostname = arguments.text(Self.hostnameOption)
-        port = arguments.integer(Self.portOption)
         delay = arguments.number(Self.delayOption)
         cors = arguments.isSet(Self.corsOption)
         tlsCertificate = arguments.text(Self.tlsCertificateOption)
         tlsKey = arguments.text(Self.tlsKeyOption)
-        if let port, !(0...65535).contains(port) { throw Self.invalid("\(Self.portOption.longSpelling) must be from 0 to 65535") }
+        if let (first, last) = arguments.integerRange(Self.portOption) {
+            if first == last {
+                guard (0...65535).contains(first) else { throw Self.invalid("\(Self.portOption.longSpelling) must be from 0 to 65535") }
+                port = first
+            } else {
+                if let problem = ServerConfiguration.portRangeProblem(first: first, last: last) {
+                    throw Self.invalid("\(Self.portOption.longSpelling) \(first)-\(last) \(problem)")
+                }
+                port = first
+                portRange = first...last
+            }
+        }
         if let delay, !(delay >= 0) { throw Self.invalid("\(Self.delayOption.longSpelling) must be 0 or more seconds") }
         if let name = arguments.text(Self.logLevelOption) {
             guard let level = ServerConfiguration.logLevel(named: name) else {
@@ -79,7 +92,10 @@ struct Run: Command {
         StopSignals.block()
         var (configuration, diagnostics) = source.resolve()
         if let hostname { configuration.hostname = hostname }
-        if let port { configuration.port = port }
+        if let port {
+            configuration.port = port
+            configuration.portRange = portRange
+        }
         if let delay { configuration.delay = delay }
         if let logLevel { configuration.logLevel = logLevel }
         if cors { configuration.cors = true }
@@ -91,7 +107,10 @@ struct Run: Command {
 
         // Bound before the tree is read: a client that connects while a large tree loads is answered
         // once it is ready, instead of being refused. The tree's errors are still reported first.
-        let socket = Result { () throws(ListenSocket.BindError) in try ListenSocket(hostname: configuration.hostname, port: configuration.port) }
+        let socket = Result { () throws(ListenSocket.BindError) in
+            if let range = configuration.portRange { return try ListenSocket.firstFree(hostname: configuration.hostname, ports: range) }
+            return try ListenSocket(hostname: configuration.hostname, port: configuration.port)
+        }
         let loader = TreeLoader(parser: JanssonParser())
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)

@@ -7,14 +7,14 @@ final class OccupiedPort: @unchecked Sendable {
     let port: Int
     private var descriptor: Int32
 
-    /// Binds `host` (numeric) on a port the system picks, and listens.
-    init(host: String = "127.0.0.1") throws {
+    /// Binds `host` (numeric) on `port` (0: a port the system picks), and listens.
+    init(host: String = "127.0.0.1", port wanted: Int = 0) throws {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, "0", &hints, &results) == 0, let info = results else {
+        guard getaddrinfo(host, String(wanted), &hints, &results) == 0, let info = results else {
             throw HTTPClientError(.address, "cannot resolve \(host)")
         }
         defer { freeaddrinfo(results) }
@@ -45,6 +45,17 @@ final class OccupiedPort: @unchecked Sendable {
     func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
+    }
+
+    /// `count` consecutive ports on 127.0.0.1, each held now (below the ephemeral range, so that the system
+    /// hands none of them out meanwhile); nil when none such was found in a few tries.
+    static func consecutive(_ count: Int) -> [OccupiedPort]? {
+        for _ in 0..<50 {
+            let base = Int.random(in: 20_000...30_000)
+            let held = (base..<base + count).compactMap { try? OccupiedPort(port: $0) }
+            if held.count == count { return held }
+        }
+        return nil
     }
 
     /// Whether this machine can listen on `host` (for instance `::1`).

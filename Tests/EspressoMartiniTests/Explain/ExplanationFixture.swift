@@ -33,6 +33,8 @@ enum ExplanationFixture {
         case .exchange(let index, let variant, let response):
             let exchange = explanation.tree.exchanges[index]
             return "\(status) \(exchange.method.name) \(exchange.route)" + (variant.map { " variant \($0)" } ?? "") + " response \(response)"
+        case .sequenceOver(let index, let variant):
+            return "\(status) sequence over \(explanation.tree.exchanges[index].route)" + (variant.map { " variant \($0)" } ?? "")
         case .noVariant(let index): return "\(status) no variant of \(explanation.tree.exchanges[index].route)"
         case .methodNotAllowed(let allowed): return "\(status) allowed \(allowed.map(\.name).joined(separator: ", "))"
         case .notFound: return "\(status) closest \(explanation.closest.map { "\($0.method.name) \($0.route)" }.joined(separator: ", "))"

@@ -33,9 +33,15 @@ struct DeciderFixture {
         let description: String
     }
 
-    func decide(_ method: String, _ target: String, headers: [HTTPHeader] = []) -> Decision {
+    /// Decides as the server would, in the session named `session` (nil: the default one), and journals
+    /// the request as the server does (admin requests aside).
+    func decide(_ method: String, _ target: String, headers: [HTTPHeader] = [], session: String? = nil) -> Decision {
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
-        return decider.decide(Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers)), tree: service.tree)
+        var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers))
+        request.session = session.map { service.sessions.session(named: $0) }
+        let decision = decider.decide(request, tree: service.tree)
+        if !decision.isAdmin { journal.record(request, answeredBy: decision, body: [], bodySize: 0) }
+        return decision
     }
 }
 

@@ -10,6 +10,8 @@ import Testing
         "files/**/GET/configuration.json": #"{"body": "any file"}"#,
         "slow/GET/configuration.json": #"{"delay": 0.25, "status_code": 202}"#,
         "plain/POST/configuration.json": #"{"status_code": 201}"#,
+        "uneven/GET/configuration.json": #"{"delay": {"min": 0.2, "max": 0.4}}"#,
+        "even/GET/configuration.json": #"{"delay": {"min": 0.3, "max": 0.3}}"#,
     ]
 
     @Test(arguments: [
@@ -52,6 +54,19 @@ import Testing
         let fixture = try DeciderFixture(files: Self.tree, configuration: configuration)
         #expect(fixture.decide("GET", "/users/me").summary == "after 1.5 s: 200 GET /users/me 0")
         #expect(fixture.decide("GET", "/slow").summary == "after 0.25 s: 202 GET /slow 0")
+    }
+
+    /// A delay range draws each request's wait afresh, uniformly within its bounds.
+    @Test func aDelayRangeDrawsEachRequestsWaitWithinItsBounds() throws {
+        let fixture = try DeciderFixture(files: Self.tree)
+        let waits = (0..<400).map { _ -> Double in
+            guard case .delayed(let seconds, _) = fixture.decide("GET", "/uneven") else { return -1 }
+            return seconds
+        }
+        #expect(waits.allSatisfy { (0.2...0.4).contains($0) })
+        #expect(Set(waits).count > 300, "fresh draws, not one")
+        #expect(waits.filter { $0 < 0.3 }.count > 120 && waits.filter { $0 >= 0.3 }.count > 120, "spread over the range")
+        #expect(fixture.decide("GET", "/even").summary == "after 0.3 s: 200 GET /even 0")
     }
 
     @Test func globalHeadersComeBelowTheAnswersOwn() throws {

@@ -43,8 +43,11 @@ import Testing
         .init("a bad response inside a variant", configuration: #"{"variants": [{"responses": [{"status_code": 99}]}]}"#, [
             "\(at):1:46: error: 'status_code' 99 is out of range; use a status from 200 to 599",
         ]),
-        .init("a sequence mode not served yet", configuration: #"{"responses": [{}, {}], "sequence": "loop"}"#, [
-            "\(at):1:37: error: the sequence mode 'loop' is not served by this version; use 'repeat_last' (the default: the last response repeats)",
+        .init("a misspelt sequence mode", configuration: #"{"responses": [{}, {}], "sequence": "loops"}"#, [
+            "\(at):1:37: error: 'sequence' must be one of 'repeat_last', 'loop' or 'once', found \"loops\"; did you mean 'loop'?",
+        ]),
+        .init("a misspelt sequence mode in a variant", configuration: #"{"variants": [{"responses": {}, "sequence": "onse"}]}"#, [
+            "\(at):1:45: error: 'sequence' must be one of 'repeat_last', 'loop' or 'once', found \"onse\"; did you mean 'once'?",
         ]),
         .init("a sequence mode that is not one", configuration: #"{"responses": [{}], "sequence": 3}"#, [
             "\(at):1:33: error: 'sequence' must be one of 'repeat_last', 'loop' or 'once', found 3",
@@ -112,5 +115,19 @@ import Testing
         #expect(diagnostics.all.isEmpty)
         #expect(tree?.exchanges.first?.responses.map(\.statusCode) == [201, 200])
         #expect(tree?.exchanges.first?.variants.isEmpty == true)
+    }
+
+    @Test(arguments: [
+        (#"{"responses": [{}, {}], "sequence": "loop"}"#, SequenceMode.loop, [SequenceMode]()),
+        (#"{"responses": [{}, {}], "sequence": "once"}"#, .once, []),
+        (#"{"responses": [{}, {}]}"#, .repeatLast, []),
+        (#"{"variants": [{"when": {"query": {"a": "1"}}, "responses": {}, "sequence": "once"}, {"responses": {}, "sequence": "loop"}]}"#, .repeatLast, [.once, .loop]),
+    ])
+    func theSequenceModeIsKeptWhereItIsGiven(_ configuration: String, _ mode: SequenceMode, _ variantModes: [SequenceMode]) throws {
+        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [LoaderErrorCase.configuration: configuration]))
+        #expect(diagnostics.all.isEmpty, "\(diagnostics.all)")
+        let exchange = try #require(tree?.exchanges.first)
+        #expect(exchange.sequence == mode)
+        #expect(exchange.variants.map(\.sequence) == variantModes)
     }
 }

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import EspressoMartini
+import EspressoMartiniScripting
 
 /// Puts decisions on the wire: queues libmicrohttpd responses (a tree's shared ones, bytes made for one
 /// request, files from disk), suspends a connection for a delay and resumes it, and writes the access log.
@@ -10,9 +11,18 @@ final class Sender: Sendable {
     private let suspended = Locked<[ObjectIdentifier: RequestState]>([:])
     /// Ends delays; its thread starts with the first delayed request.
     private let timer = DeadlineTimer()
+    /// Runs the scripts of responses computed per request, off libmicrohttpd's threads.
+    private let scripts: ScriptRunner
+    /// Reads request bodies for scripts.
+    private let parser: any JSONParser
+    /// The pan-request cache a script call uses, asked for at each call.
+    private let cache: @Sendable () -> PanRequestCache
 
-    init(accessLog: AccessLog?) {
+    init(accessLog: AccessLog?, scripts: ScriptRunner, parser: any JSONParser, cache: @escaping @Sendable () -> PanRequestCache) {
         self.accessLog = accessLog
+        self.scripts = scripts
+        self.parser = parser
+        self.cache = cache
     }
 
     /// Carries out `decision` for `request` on `connection`, from the access handler on the connection's
@@ -28,7 +38,14 @@ final class Sender: Sendable {
             timer.schedule(after: seconds) { [self] in resume(state) }
             return .YES
         }
-        let (result, status) = queue(decision, on: connection)
+        let result: MHD_Result, status: UInt32
+        if case .exchange(let answer) = decision, answer.tree.hasScripts, let script = answer.response.script {
+            guard let computed = state.scriptAnswer else { return run(script, for: answer, decision: decision, answering: request, state: state, on: connection) }
+            state.scriptAnswer = nil
+            (result, status) = queue(computed, on: connection)
+        } else {
+            (result, status) = queue(decision, on: connection)
+        }
         if let accessLog, let started = state.started {
             let answer = decision.exchangeAnswer
             let sequence = answer?.sequencePosition
@@ -40,6 +57,25 @@ final class Sender: Sendable {
             ))
         }
         return result
+    }
+
+    /// Suspends the connection while a script thread computes the answer; the connection resumes with it
+    /// in `state.scriptAnswer`, and libmicrohttpd then calls the access handler again, which sends it.
+    private func run(
+        _ script: ResponseScript, for answer: ExchangeAnswer, decision: Decision, answering request: Request, state: RequestState,
+        on connection: OpaquePointer
+    ) -> MHD_Result {
+        let model = RequestModel(request, route: answer.exchange.route, parser: parser)
+        let call = answer.tree.counter(exchangeAt: answer.exchangeIndex, variant: answer.variant ?? 0).value
+        let requestText = ScriptRequest.json(model, call: call)
+        state.pending = (decision, request)
+        state.connection = connection
+        MHD_suspend_connection(connection)
+        scripts.run(script, request: requestText, tree: answer.tree, cache: cache()) { computed in
+            state.scriptAnswer = computed
+            if let connection = state.connection { MHD_resume_connection(connection) }
+        }
+        return .YES
     }
 
     /// Ends a request's delay: exactly once, whoever (the timer or shut-down) comes first. libmicrohttpd

@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var connectionTimeout = 30
     /// Connections open at once; more are refused until some close.
     public var connectionLimit = 1024
+    /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
+    public var scriptTimeout: Double = 1
 
     public init() {}
 

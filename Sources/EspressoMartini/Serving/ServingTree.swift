@@ -30,6 +30,8 @@ public final class ServingTree: Sendable {
     /// Whether some exchange's variants read the body: only then does the server look up a request's
     /// exchange before its body arrives, to keep the body for it.
     public let readsBodies: Bool
+    /// Whether some response is computed by a script: only then does the server look for one.
+    public let hasScripts: Bool
     /// Each exchange's first slot in `built`; the slots of its other responses follow.
     private let firstSlots: [Int32]
     /// The responses as the sender built them, by slot.
@@ -56,6 +58,7 @@ public final class ServingTree: Sendable {
             return Int32(next)
         }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
+        hasScripts = tree.exchanges.contains { $0.responses.contains { $0.script != nil } }
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }

@@ -6,12 +6,16 @@ public struct ConfiguredResponse: Sendable, Equatable {
     public let body: ResponseBody
     /// The response's own delay in seconds; nil means the global delay applies.
     public let delay: Double?
+    /// `javascript` / `javascript_file`: the answer is computed per request (§12); status, headers and
+    /// body are then unused.
+    public let script: ResponseScript?
 
-    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil) {
+    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: Double? = nil, script: ResponseScript? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.delay = delay
+        self.script = script
     }
 
     /// `Content-Type` derived from the body, used when the exchange's headers do not name one.

@@ -39,7 +39,7 @@ public final class Exchange: Sendable, Equatable {
     public let responses: [ConfiguredResponse]
     /// Empty for an exchange answered by one sequence.
     public let variants: [Variant]
-    /// Whether a variant's conditions read the request's body, which the server then keeps.
+    /// Whether a variant's conditions or a script read the request's body, which the server then keeps.
     public let readsBody: Bool
 
     public init(method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse], variants: [Variant] = []) {
@@ -48,7 +48,7 @@ public final class Exchange: Sendable, Equatable {
         self.methodFolderName = methodFolderName
         self.responses = responses
         self.variants = variants
-        readsBody = variants.contains { $0.conditions.readsBody }
+        readsBody = variants.contains { $0.conditions.readsBody } || responses.contains { $0.script != nil }
     }
 
     /// Its call counters: one, or one per variant.

@@ -1,6 +1,7 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
 import EspressoMartiniDaemon
+import EspressoMartiniScripting
 import EspressoMartiniServer
 import Glibc
 import Logging
@@ -63,7 +64,7 @@ struct Run: Command {
         // Bound before the tree is read: a client that connects while a large tree loads is answered
         // once it is ready, instead of being refused. The tree's errors are still reported first.
         let socket = Result { () throws(ListenSocket.BindError) in try ListenSocket(hostname: configuration.hostname, port: configuration.port) }
-        let loader = TreeLoader(parser: JanssonParser())
+        let loader = TreeLoader(parser: JanssonParser(), scriptChecker: JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: JanssonParser()))
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         try DiagnosticsReport.check(diagnostics, outcome: "espressomartini did not start")

@@ -21,8 +21,9 @@ public final class JavaScriptCoreChecker: ScriptChecker, @unchecked Sendable {
             } catch {
                 return error
             }
-            if case .failure(let problem) = vm!.compile(script, keep: false) { return problem }
-            return nil
+            guard case .failure(let problem) = vm!.compile(script, keep: false) else { return nil }
+            if vm!.stopped { vm = nil }
+            return problem
         }
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 import Logging
 
 /// What one call of a script may reach while it runs: the pan-request cache, held from the call's first
-/// use of it until `end()` (called when the call returns, throws or is stopped), and the log. The host
+/// use of it until the call returns, throws or is stopped (`run`), and the log. The host
 /// functions find it as the current thread's: a VM runs on one thread, and its host functions run
 /// within its calls.
 final class ScriptCall {

@@ -21,6 +21,8 @@ public final class ScriptRunner: @unchecked Sendable {
         var next = 0
         var sleeping = 0
         var started = false
+        /// Set by `stop()`: calls not yet started are answered at once.
+        var stopping = false
     }
 
     private let timeout: Double
@@ -56,12 +58,22 @@ public final class ScriptRunner: @unchecked Sendable {
         }
     }
 
+    /// Answers calls not yet started with a `503` from now on (shut-down: every suspended connection must
+    /// resume before libmicrohttpd stops). Calls running finish within the timeout.
+    public func stop() {
+        queue.withLock { $0.stopping = true }
+    }
+
     private func work() {
         var vm: ScriptVM?
         while true {
-            let job = take()
+            let (job, stopping) = take()
             let tree = job.tree
-            if vm == nil || vm?.tree !== tree {
+            if stopping {
+                job.completion(.error(503, "the server is stopping", globalHeaders: tree.globalHeaders))
+                continue
+            }
+            if vm == nil || vm?.tree !== tree || vm?.stopped == true {
                 vm = nil
                 do {
                     vm = try ScriptVM(timeout: timeout, parser: parser)
@@ -96,8 +108,9 @@ public final class ScriptRunner: @unchecked Sendable {
     }
 
     /// The next job, sleeping until there is one.
-    private func take() -> Job {
+    private func take() -> (Job, stopping: Bool) {
         var job: Job?
+        var stopping = false
         var slept = false
         queue.wait { queue in
             if slept {
@@ -106,6 +119,7 @@ public final class ScriptRunner: @unchecked Sendable {
             }
             if queue.next < queue.jobs.count {
                 job = queue.jobs[queue.next]
+                stopping = queue.stopping
                 queue.next += 1
                 if queue.next == queue.jobs.count {
                     queue.jobs.removeAll(keepingCapacity: true)
@@ -117,6 +131,6 @@ public final class ScriptRunner: @unchecked Sendable {
             slept = true
             return false
         }
-        return job!
+        return (job!, stopping)
     }
 }

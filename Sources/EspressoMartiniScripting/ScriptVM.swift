@@ -25,6 +25,9 @@ final class ScriptVM {
     private var compiled: [ObjectIdentifier: (script: ResponseScript, function: JSObjectRef)] = [:]
     /// The tree whose scripts this VM compiled; a call for another tree gets a new VM.
     weak var tree: AnyObject?
+    /// A call was stopped by the timeout. JavaScriptCore then does not stop a later endless call in the
+    /// same VM, so the VM is replaced before the next call.
+    private(set) var stopped = false
 
     /// Loads the library if no VM did yet. Throws when it is missing or the prelude fails.
     init(timeout: Double, parser: any JSONParser) throws(ScriptProblem) {
@@ -125,6 +128,7 @@ final class ScriptVM {
         if let started, Double(Monitor<Int>.now() - started) / 1e9 >= timeout * 0.99 {
             let text = Self.text(js, context, thrown)
             if text.contains("terminated") {
+                stopped = true
                 return ScriptProblem(message: "the script ran longer than script_timeout (\(Self.seconds(timeout))) and was stopped")
             }
         }

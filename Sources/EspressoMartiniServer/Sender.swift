@@ -88,6 +88,7 @@ final class Sender: Sendable {
 
     /// Ends every delay now (shut-down: libmicrohttpd must not stop with suspended connections).
     func resumeAll() {
+        scripts.stop()
         for state in suspended.withLock({ Array($0.values) }) { resume(state) }
     }
 

@@ -35,11 +35,13 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
 SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuration.schema.json
 
-# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests.
-TEST_PACKAGES = python3 python3-jsonschema
+# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests, and
+# JavaScriptCore for the script tests (the binary loads it with dlopen when a tree has a script; the build
+# needs none of its headers).
+TEST_PACKAGES = python3 python3-jsonschema libjavascriptcoregtk-4.1-0
 
 # What `make deb` needs besides the build packages.
-PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl
+PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
 .PHONY: all build deps test-deps deps-packaging run test test-inotify test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 

@@ -13,8 +13,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
-        // JavaScriptCore's C API, for its types only: the library is loaded with dlopen when a tree has a script.
-        .systemLibrary(name: "CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+        // JavaScriptCore's C API as function types, and nothing to link: the library is loaded with dlopen when a
+        // tree has a script (Sources/CJavaScriptCore/shim.h says why it has no pkg-config name).
+        .systemLibrary(name: "CJavaScriptCore"),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),

@@ -6,7 +6,7 @@ import EspressoMartini
 /// `{"error", "route", "line"}`.
 public enum ScriptAnswer {
     /// `failed` hears of every failure, for the log.
-    static func make(
+    public static func make(
         fromAnswer text: String, script: ResponseScript, globalHeaders: [HTTPHeader], parser: any JSONParser, failed: (ScriptProblem) -> Void
     ) -> GeneratedAnswer {
         func failure(_ problem: ScriptProblem, script: ResponseScript, globalHeaders: [HTTPHeader]) -> GeneratedAnswer {

@@ -152,14 +152,18 @@ declare -A PROBES=(
   [static]=/api/v1/hello                # hello again, the reference of the decision comparison
   [variants]="/api/v1/variants?page=2"  # the last of 4 variants, by a header and a query parameter
   [json]=/api/v1/orders                 # a JSON Pointer condition on a POSTed 1 KiB body
+  [script]=/api/v1/scripted/42          # a trivial script (§12)
+  [scriptjson]=/api/v1/scripted-orders  # a script reading a POSTed 2 KiB JSON body
 )
 # What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
 # the variant meant to answer (bench/make_tree.py writes them).
-declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json")
-declare -A PROBE_BODY=([json]=$WORK/tree-10/order.json)
+declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json" [scriptjson]="Content-Type: application/json")
+declare -A PROBE_BODY=([json]=$WORK/tree-10/order.json [scriptjson]=$WORK/tree-10/order-2k.json)
 declare -A PROBE_EXPECTED=(
   [variants]=$WORK/tree-10/network-exchanges/api/v1/variants/GET/variant-4.json
   [json]=$WORK/tree-10/network-exchanges/api/v1/orders/POST/gold.json
+  [script]=$WORK/tree-10/scripted.json
+  [scriptjson]=$WORK/tree-10/scripted-order.json
 )
 
 # probe_options PROBE: sets WRK_OPTIONS (before the URL), WRK_ARGUMENTS (after it, for wrk_summary.lua) and
@@ -345,7 +349,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10]}" \
     || die "round $round: $FAILURE"
   # The decision probes must get 200 from the variant meant to answer, or their figures would measure a 404.
-  for probe in variants json; do
+  for probe in variants json script scriptjson; do
     reason=$(check_probe em-10 "$probe") || die "round $round: em-10 $probe: $reason"
   done
   # INFO: one access-log line per request, on standard error, here into a file.
@@ -360,7 +364,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     fi
   fi
   for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
-  for probe in variants json; do warm_up em-10 "$probe"; done
+  for probe in variants json script scriptjson; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
   warm_up ceiling-file file
 
@@ -374,6 +378,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
   # Deciding by variants against the static answer, in the same server: hello again (as `static`), the
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json)
+  # Scripts (§12) against the static answer, in the same server, then its memory after them.
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:script em-10:scriptjson)
+  alive em-10 && record_value "$round" em-10 rss_after_scripts_kib "$(rss_kib "${PID[em-10]}")"
   # Routes on the big tree against the same routes on the small one.
   for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"

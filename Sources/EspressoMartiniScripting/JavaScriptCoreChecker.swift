@@ -1,8 +1,8 @@
 import EspressoMartini
 
 /// Checks scripts as a tree loads: compiles each and runs its top level (within the script timeout) in
-/// one VM kept for the loader's life, made on the first script. The loader reads folders on several
-/// threads; checks take turns.
+/// one VM, made on the load's first script and let go when the load ends. The loader reads folders on
+/// several threads; checks take turns.
 public final class JavaScriptCoreChecker: ScriptChecker, @unchecked Sendable {
     private let timeout: Double
     private let parser: any JSONParser
@@ -25,5 +25,9 @@ public final class JavaScriptCoreChecker: ScriptChecker, @unchecked Sendable {
             if vm!.stopped { vm = nil }
             return problem
         }
+    }
+
+    public func loadEnded() {
+        vm.withLock { $0 = nil }
     }
 }

@@ -47,6 +47,9 @@ extension Explanation {
         ]
         if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
+        if let script = response.script {
+            members.append(script.fileName.map { JSONMember(key: "javascript_file", value: .string($0)) } ?? JSONMember(key: "javascript", value: .string(script.source)))
+        }
         members.append(JSONMember(key: "delay", value: response.delay.map(JSONValue.real) ?? .null))
         return .object(members)
     }

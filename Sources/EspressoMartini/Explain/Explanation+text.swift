@@ -16,7 +16,7 @@ extension Explanation {
         if let exchange { lines.append("folder:   " + exchange.folder) }
         if let response {
             let delay = response.delay.map { " delay \(ExchangeTree.seconds($0))" } ?? ""
-            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)")
+            lines.append("response: \(response.script?.summary ?? "\(response.statusCode) \(response.body.summary)")\(delay)")
         }
         if let exchange, !variants.isEmpty {
             lines.append("variants:")

@@ -9,6 +9,8 @@ public final class ResponseScript: Sendable, Equatable {
     public let file: String
     /// For an inline script, where its string starts in the `configuration.json`; nil for a file.
     public let inlinePosition: SourcePosition?
+    /// `javascript_file` as written in the configuration; nil for an inline script.
+    public let fileName: String?
     /// The exchange's route, for the log and the answers of failed calls.
     public let route: String
     /// The method folder with links resolved: `Body.file` and `Body.template` paths resolve against it.
@@ -16,10 +18,14 @@ public final class ResponseScript: Sendable, Equatable {
     /// The requests folder with links resolved: no path a script names may resolve outside it.
     public let rootRealPath: String
 
-    public init(source: String, file: String, inlinePosition: SourcePosition?, route: String, methodFolderRealPath: String, rootRealPath: String) {
+    public init(
+        source: String, file: String, inlinePosition: SourcePosition?, fileName: String? = nil, route: String, methodFolderRealPath: String,
+        rootRealPath: String
+    ) {
         self.source = source
         self.file = file
         self.inlinePosition = inlinePosition
+        self.fileName = fileName
         self.route = route
         self.methodFolderRealPath = methodFolderRealPath
         self.rootRealPath = rootRealPath
@@ -29,6 +35,11 @@ public final class ResponseScript: Sendable, Equatable {
     /// the `configuration.json` line its string is on (a JSON string holds no raw line break).
     public func fileLine(_ scriptLine: Int) -> Int {
         inlinePosition?.line ?? scriptLine
+    }
+
+    /// For listings: `script response.js`, or `script (inline)`.
+    public var summary: String {
+        fileName.map { "script \($0)" } ?? "script (inline)"
     }
 
     public static func == (a: ResponseScript, b: ResponseScript) -> Bool {

@@ -4,6 +4,13 @@
 public protocol ScriptChecker: Sendable {
     /// Nil when `script` compiles and defines a function `response`; else what is wrong.
     func check(_ script: ResponseScript) -> ScriptProblem?
+
+    /// Called once a load has checked its last script: what the checks held can go.
+    func loadEnded()
+}
+
+extension ScriptChecker {
+    public func loadEnded() {}
 }
 
 /// Why a script cannot serve, and where in it (a line and column of the script's own text, when the

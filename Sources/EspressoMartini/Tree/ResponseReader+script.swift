@@ -64,7 +64,7 @@ extension ResponseReader {
         }
         let source = String(decoding: UnsafeRawBufferPointer(bytes.buffer), as: UTF8.self)
         return ResponseScript(
-            source: source, file: FileSystem.join(methodFolder, name), inlinePosition: nil, route: route.description,
+            source: source, file: FileSystem.join(methodFolder, name), inlinePosition: nil, fileName: name, route: route.description,
             methodFolderRealPath: methodFolderRealPath, rootRealPath: rootRealPath
         )
     }

@@ -29,6 +29,7 @@ public struct TreeLoader: Sendable {
         var walk = Walk(folder: folder, parser: parser, scriptChecker: scriptChecker, rootRealPath: rootRealPath)
         walk.visit(OpenFolder(path: folder), chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
         let tree = walk.freeze()
+        scriptChecker?.loadEnded()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
     }
 

@@ -105,15 +105,30 @@ final class ScriptVM {
             js.stringRelease(requestText)
             js.stringRelease(url)
         }
-        let arguments: [JSValueRef?] = [
-            js.valueMakeString(context, operation), function, js.valueMakeString(context, requestText), js.valueMakeString(context, url),
-        ]
         var exception: JSValueRef?
         let started = Monitor<Int>.now()
-        let result = arguments.withUnsafeBufferPointer { js.objectCallAsFunction(context, entry, nil, 4, $0.baseAddress, &exception) }
+        let result = callEntry([
+            protected(js.valueMakeString(context, operation)), protected(function), protected(js.valueMakeString(context, requestText)),
+            protected(js.valueMakeString(context, url)),
+        ], exception: &exception)
         if let exception { return .failure(describe(exception, url: script.file, started: started)) }
         guard let result, js.valueIsString(context, result) else { return .failure(ScriptProblem(message: "the script prelude gave no answer")) }
         return .answer(Self.text(js, context, result))
+    }
+
+    /// Calls the prelude's entry function with `arguments`, each made with `protected`, and lets them go
+    /// after the call.
+    private func callEntry(_ arguments: [JSValueRef?], exception: inout JSValueRef?) -> JSValueRef? {
+        defer { for case let value? in arguments { js.valueUnprotect(context, value) } }
+        return arguments.withUnsafeBufferPointer { js.objectCallAsFunction(context, entry, nil, $0.count, $0.baseAddress, &exception) }
+    }
+
+    /// `value`, protected from the garbage collector as soon as it is made: JavaScriptCore finds values on the
+    /// machine stack, not in a Swift array on the heap, so a collection while the next argument is made (a
+    /// large request) would otherwise free it.
+    private func protected(_ value: JSValueRef?) -> JSValueRef? {
+        if let value { js.valueProtect(context, value) }
+        return value
     }
 
     /// Frees what the engine no longer uses (a VM about to sit idle).
@@ -137,9 +152,10 @@ final class ScriptVM {
             js.stringRelease(operation)
             js.stringRelease(jsURL)
         }
-        let arguments: [JSValueRef?] = [js.valueMakeString(context, operation), thrown, js.valueMakeString(context, jsURL)]
         var exception: JSValueRef?
-        let described = arguments.withUnsafeBufferPointer { js.objectCallAsFunction(context, entry, nil, 3, $0.baseAddress, &exception) }
+        let described = callEntry(
+            [protected(js.valueMakeString(context, operation)), protected(thrown), protected(js.valueMakeString(context, jsURL))], exception: &exception
+        )
         guard exception == nil, let described else { return ScriptProblem(message: Self.text(js, context, thrown)) }
         return ScriptAnswer.problem(fromDescription: Self.text(js, context, described), parser: parser) ?? ScriptProblem(message: Self.text(js, context, thrown))
     }

@@ -52,6 +52,7 @@ struct ScriptServingTests {
         "logs/GET/configuration.json": #"{"javascript": "function response(request) { console.log('hello', {from: 'script'}); console.warn('careful'); return Response.ok(); }"}"#,
         "steps/GET/configuration.json": #"[{"javascript": "function response() { return Response.ok('first'); }"}, {"body": "then static"}]"#,
         "chosen/GET/configuration.json": #"{"variants": [{"when": {"query": {"js": "1"}}, "responses": {"javascript": "function response(r) { return Response.ok('script ' + r.queryParameters.js); }"}}, {"responses": {"body": "static"}}]}"#,
+        "count/POST/configuration.json": #"{"javascript": "function response(r) { return Response.ok(Body.json({n: r.bodyJSON.items.length, last: r.bodyJSON.items.at(-1).name})); }"}"#,
         "delayed/GET/configuration.json": #"{"javascript": "function response() { return Response.ok('late'); }", "delay": 0.2}"#,
     ]
 
@@ -178,6 +179,20 @@ struct ScriptServingTests {
         #expect(info != nil, "\(server.standardError)")
         let warning = await server.waitForStandardErrorLine { $0.contains("WARNING script /logs: careful") }
         #expect(warning != nil, "\(server.standardError)")
+    }
+
+    @Test("many calls with large bodies: every answer is right while the engine collects garbage")
+    func largeBodies() async throws {
+        let (tree, server) = try await Self.serve()
+        defer { tree.remove() }
+        defer { server.stop() }
+        for call in 1...60 {
+            let items = (0..<(500 + call)).map { #"{"name": "item \#($0)", "tags": ["a", "b"], "price": \#($0).5}"# }.joined(separator: ",")
+            let response = try await server.client.send(
+                "POST", "/count", headers: [("Content-Type", "application/json")], body: Array(#"{"items": [\#(items)]}"#.utf8)
+            )
+            #expect(response.text == #"{"n":\#(500 + call),"last":"item \#(499 + call)"}"#, "call \(call)")
+        }
     }
 
     @Test("a script can be a sequence's step, a variant's answer, and wait out a delay")

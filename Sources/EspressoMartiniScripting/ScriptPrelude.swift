@@ -3,8 +3,8 @@
 /// one entry function through which the VM does everything else, so that Swift and the engine exchange
 /// text only:
 ///
-/// - `entry("call", response, requestText, url)`: builds the request object from the JSON text the server
-///   made, calls `response(request, cache)` and answers JSON text: `{"status", "headers": [[name, value]],
+/// - `entry("call", response, requestText, url, body)`: builds the request object from the JSON text the
+///   server made and the body (a string, or `undefined`), calls `response(request, cache)` and answers JSON text: `{"status", "headers": [[name, value]],
 ///   "body": {"kind": "none" | "text" | "json" | "yaml" | "file" | "template", …}}`, or `{"error", "line",
 ///   "column"}` when the script throws or returns something that is not a `Response`.
 /// - `entry("describe", thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
@@ -157,15 +157,15 @@ enum ScriptPrelude {
         return {operationName: typeof source.operationName === "string" ? source.operationName : null, query: source.query, variables: source.variables ?? null};
     }
 
-    function buildRequest(fields) {
+    function buildRequest(fields, body) {
         const request = {
-            method: fields.method, headers: fields.headers, path: fields.path, query: fields.query, body: fields.body,
+            method: fields.method, headers: fields.headers, path: fields.path, query: fields.query, body: body ?? null,
             pathComponents: ["/"].concat(fields.path.split("/").filter(part => part.length > 0)),
             pathParameters: fields.pathParameters, queryParameters: fields.queryParameters,
             bodyJSON: null, bodyYAML: null, formParameters: fields.formParameters, graphQLRequest: null, call: fields.call,
         };
-        if (fields.body !== null && isJSONType(fields.contentType)) {
-            try { request.bodyJSON = JSON.parse(fields.body); } catch (e) {}
+        if (request.body !== null && isJSONType(fields.contentType)) {
+            try { request.bodyJSON = JSON.parse(request.body); } catch (e) {}
         }
         request.graphQLRequest = graphQLRequest(request);
         return request;
@@ -236,9 +236,9 @@ enum ScriptPrelude {
         return JSON.stringify({error: message, line: place.line, column: place.column});
     }
 
-    function call(response, requestText, url) {
+    function call(response, requestText, url, body) {
         try {
-            const request = buildRequest(JSON.parse(requestText));
+            const request = buildRequest(JSON.parse(requestText), body);
             const result = response(request, cache);
             if (!(result instanceof Response)) {
                 throw new ResultError("response(request, cache) must return a Response such as Response.ok(Body.json({...})), but it returned " + describeValue(result));
@@ -255,8 +255,8 @@ enum ScriptPrelude {
         }
     }
 
-    return function entry(operation, first, second, third) {
-        return operation === "call" ? call(first, second, third) : describe(first, second);
+    return function entry(operation, first, second, third, fourth) {
+        return operation === "call" ? call(first, second, third, fourth) : describe(first, second);
     };
     })()
     """#

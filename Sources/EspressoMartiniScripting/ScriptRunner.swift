@@ -11,6 +11,7 @@ public final class ScriptRunner: @unchecked Sendable {
     private struct Job {
         let script: ResponseScript
         let request: String
+        let body: String?
         let tree: ServingTree
         let cache: PanRequestCache
         let completion: @Sendable (GeneratedAnswer) -> Void
@@ -39,13 +40,14 @@ public final class ScriptRunner: @unchecked Sendable {
         threadCount = max(1, threads)
     }
 
-    /// Runs `script` for the request (`ScriptRequest.json`) and hands its answer to `completion`, on a
-    /// script thread. The cache is taken at the call site so that whoever serves can choose it. Any thread.
+    /// Runs `script` for the request (`ScriptRequest.json`) and its body (text, nil without one), and hands
+    /// its answer to `completion`, on a script thread. The cache is taken at the call site so that whoever
+    /// serves can choose it. Any thread.
     public func run(
-        _ script: ResponseScript, request: String, tree: ServingTree, cache: PanRequestCache,
+        _ script: ResponseScript, request: String, body: String?, tree: ServingTree, cache: PanRequestCache,
         completion: @escaping @Sendable (GeneratedAnswer) -> Void
     ) {
-        let job = Job(script: script, request: request, tree: tree, cache: cache, completion: completion)
+        let job = Job(script: script, request: request, body: body, tree: tree, cache: cache, completion: completion)
         let (startThreads, wake) = queue.withLock { queue -> (Bool, Bool) in
             queue.jobs.append(job)
             defer { queue.started = true }
@@ -89,7 +91,7 @@ public final class ScriptRunner: @unchecked Sendable {
 
     private func answer(_ job: Job, in vm: ScriptVM) -> GeneratedAnswer {
         let call = ScriptCall(cache: job.cache, parser: parser, logger: logger, route: job.script.route)
-        let outcome = call.run { vm.call(job.script, request: job.request) }
+        let outcome = call.run { vm.call(job.script, request: job.request, body: job.body) }
         switch outcome {
         case .answer(let text):
             return ScriptAnswer.make(fromAnswer: text, script: job.script, globalHeaders: job.tree.globalHeaders, parser: parser) { problem in

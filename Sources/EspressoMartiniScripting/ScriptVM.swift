@@ -92,8 +92,8 @@ final class ScriptVM {
         return .success(function)
     }
 
-    /// Calls `script`'s `response` with the request as JSON text (`ScriptRequest`).
-    func call(_ script: ResponseScript, request: String) -> Outcome {
+    /// Calls `script`'s `response` with the request as JSON text (`ScriptRequest`) and its body.
+    func call(_ script: ResponseScript, request: String, body: String?) -> Outcome {
         let function: JSObjectRef
         switch compile(script) {
         case .success(let compiled): function = compiled
@@ -107,9 +107,11 @@ final class ScriptVM {
         }
         var exception: JSValueRef?
         let started = Monitor<Int>.now()
+        let bodyText = body.map { Self.string(js, $0) }
+        defer { bodyText.map { js.stringRelease($0) } }
         let result = callEntry([
             protected(js.valueMakeString(context, operation)), protected(function), protected(js.valueMakeString(context, requestText)),
-            protected(js.valueMakeString(context, url)),
+            protected(js.valueMakeString(context, url)), protected(bodyText.map { js.valueMakeString(context, $0) } ?? js.valueMakeUndefined(context)),
         ], exception: &exception)
         if let exception { return .failure(describe(exception, url: script.file, started: started)) }
         guard let result, js.valueIsString(context, result) else { return .failure(ScriptProblem(message: "the script prelude gave no answer")) }

@@ -71,7 +71,7 @@ final class Sender: Sendable {
         state.pending = (decision, request)
         state.connection = connection
         MHD_suspend_connection(connection)
-        scripts.run(script, request: requestText, tree: answer.tree, cache: cache()) { computed in
+        scripts.run(script, request: requestText, body: model.bodyText, tree: answer.tree, cache: cache()) { computed in
             state.scriptAnswer = computed
             if let connection = state.connection { MHD_resume_connection(connection) }
         }

@@ -66,6 +66,9 @@ public final class ScriptRunner: @unchecked Sendable {
         queue.withLock { $0.stopping = true }
     }
 
+    /// Whether `stop()` was called: a new call should then not be started.
+    public var isStopping: Bool { queue.withLock { $0.stopping } }
+
     private func work() {
         var vm: ScriptVM?
         while true {

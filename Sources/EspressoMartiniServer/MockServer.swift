@@ -98,7 +98,7 @@ public final class MockServer: @unchecked Sendable {
         if listener >= 0 { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
         waitUntilDrained(for: grace)
-        sender.resumeAll()
+        sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))
         waitUntilDrained(for: .seconds(1))
         MHD_stop_daemon(daemon)
         self.daemon = nil

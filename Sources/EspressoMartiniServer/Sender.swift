@@ -1,6 +1,8 @@
 import CMicroHTTPD
 import EspressoMartini
 import EspressoMartiniScripting
+import Glibc
+import Synchronization
 
 /// Puts decisions on the wire: queues libmicrohttpd responses (a tree's shared ones, bytes made for one
 /// request, files from disk), suspends a connection for a delay and resumes it, and writes the access log.
@@ -17,6 +19,8 @@ final class Sender: Sendable {
     private let parser: any JSONParser
     /// The pan-request cache a script call uses, asked for at each call.
     private let cache: @Sendable () -> PanRequestCache
+    /// Connections suspended while their script runs: shut-down waits for none to be left.
+    private let suspendedForScripts = Atomic<Int>(0)
 
     init(accessLog: AccessLog?, scripts: ScriptRunner, parser: any JSONParser, cache: @escaping @Sendable () -> PanRequestCache) {
         self.accessLog = accessLog
@@ -65,15 +69,20 @@ final class Sender: Sendable {
         _ script: ResponseScript, for answer: ExchangeAnswer, decision: Decision, answering request: Request, state: RequestState,
         on connection: OpaquePointer
     ) -> MHD_Result {
+        if scripts.isStopping {
+            return queue(GeneratedAnswer.error(503, "the server is stopping", globalHeaders: answer.tree.globalHeaders), on: connection).0
+        }
         let model = RequestModel(request, route: answer.exchange.route, parser: parser)
         let call = answer.tree.counter(exchangeAt: answer.exchangeIndex, variant: answer.variant ?? 0).value
         let requestText = ScriptRequest.json(model, call: call)
         state.pending = (decision, request)
         state.connection = connection
+        suspendedForScripts.add(1, ordering: .sequentiallyConsistent)
         MHD_suspend_connection(connection)
-        scripts.run(script, request: requestText, body: model.bodyText, tree: answer.tree, cache: cache()) { computed in
+        scripts.run(script, request: requestText, body: model.bodyText, tree: answer.tree, cache: cache()) { [self] computed in
             state.scriptAnswer = computed
             if let connection = state.connection { MHD_resume_connection(connection) }
+            suspendedForScripts.subtract(1, ordering: .sequentiallyConsistent)
         }
         return .YES
     }
@@ -86,9 +95,14 @@ final class Sender: Sendable {
         MHD_resume_connection(connection)
     }
 
-    /// Ends every delay now (shut-down: libmicrohttpd must not stop with suspended connections).
-    func resumeAll() {
+    /// Ends every delay now and answers script calls not yet started (shut-down: libmicrohttpd must not stop
+    /// with suspended connections); waits, up to `scriptLimit`, for the running script calls to end.
+    func resumeAll(scriptLimit: Duration) {
         scripts.stop()
+        let deadline = ContinuousClock.now + scriptLimit
+        while suspendedForScripts.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
+            usleep(1000)
+        }
         for state in suspended.withLock({ Array($0.values) }) { resume(state) }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// §12's failures are answers: a `500` with the message, the route and the line; the server goes on.
-@Suite("§12 script failures")
+@Suite("§12 script failures", .serialized)
 struct ScriptFailureTests {
     static let exchanges: [String: TreeEntry] = [
         "fail/{kind}/GET/configuration.json": #"{"javascript_file": "fail.js"}"#,
@@ -67,6 +67,20 @@ struct ScriptFailureTests {
         #expect(try await server.client.get("/fine").text == "fine", "the server goes on after \(kind)")
         let logged = await server.waitForStandardErrorLine { $0.contains("WARNING script /fail/{kind} failed:") }
         #expect(logged != nil)
+    }
+
+    @Test("stopping while scripts run and wait: every request is answered, and the server exits 0")
+    func stopDuringScripts() async throws {
+        let (tree, server) = try await Self.serve()
+        defer { tree.remove() }
+        let loops = try await ParallelRequests.start(6, client: server.client, target: "/fail/loop")
+        try await Task.sleep(for: .milliseconds(100))
+        let outcome = try await BlockingCall.run { server.stop() }
+        #expect(outcome.exitCode == 0, "\(outcome)")
+        for result in try await loops.results() {
+            let status = try result.get().statusCode
+            #expect(status == 500 || status == 503, "\(status)")
+        }
     }
 
     @Test("while endless scripts run, static exchanges and other scripts answer at once")

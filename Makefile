@@ -29,7 +29,7 @@ STATIC_LIBSTDCXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_LIBSTDCXX_DIR = $(CURDIR)/.build/static-libstdc++
 STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STATIC_LIBSTDCXX_DIR))
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
-BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev
+BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
@@ -38,7 +38,7 @@ SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuratio
 # What `make test` needs besides the build packages: a JSON Schema validator for the schema tests, and
 # JavaScriptCore for the script tests (the binary loads it with dlopen when a tree has a script; the build
 # needs none of its headers).
-TEST_PACKAGES = python3 python3-jsonschema libjavascriptcoregtk-4.1-0
+TEST_PACKAGES = python3 python3-jsonschema libjavascriptcoregtk-4.1-0 libyaml-0-2
 
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0

@@ -16,6 +16,8 @@ let package = Package(
         // JavaScriptCore's C API as function types, and nothing to link: the library is loaded with dlopen when a
         // tree has a script (Sources/CJavaScriptCore/shim.h says why it has no pkg-config name).
         .systemLibrary(name: "CJavaScriptCore"),
+        // libyaml's types, and nothing to link: loaded with dlopen for the first YAML body a script reads.
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -26,7 +28,7 @@ let package = Package(
         .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
         // The JavaScript engine (§12), the only importer of JavaScriptCore: loaded on first use, one VM per
         // script thread, the prelude giving scripts `Response`, `Body`, `cache` and `console`.
-        .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", "CYAML", .product(name: "Logging", package: "swift-log")]),
         // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser.
         .target(
             name: "EspressoMartiniServer",

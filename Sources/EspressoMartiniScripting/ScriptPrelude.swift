@@ -162,7 +162,7 @@ enum ScriptPrelude {
             method: fields.method, headers: fields.headers, path: fields.path, query: fields.query, body: body ?? null,
             pathComponents: ["/"].concat(fields.path.split("/").filter(part => part.length > 0)),
             pathParameters: fields.pathParameters, queryParameters: fields.queryParameters,
-            bodyJSON: null, bodyYAML: null, formParameters: fields.formParameters, graphQLRequest: null, call: fields.call,
+            bodyJSON: null, bodyYAML: fields.bodyYAML ?? null, formParameters: fields.formParameters, graphQLRequest: null, call: fields.call,
         };
         if (request.body !== null && isJSONType(fields.contentType)) {
             try { request.bodyJSON = JSON.parse(request.body); } catch (e) {}

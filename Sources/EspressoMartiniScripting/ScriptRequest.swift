@@ -4,7 +4,7 @@ import EspressoMartini
 /// `method`, `path`, `query` (raw, or null), `headers` (lower-case names, a
 /// repeated header's values as an array), `pathParameters`, `queryParameters` (a repeated name's values
 /// as an array), `formParameters` (for a form body, else empty), `contentType` (the media type, lower
-/// case, `""` without one) and `call`. The body goes to the engine beside it, as a string of its own, so
+/// case, `""` without one), `call`, and `bodyYAML` for a YAML body that parses. The body goes to the engine beside it, as a string of its own, so
 /// that a JSON body is parsed once. Built on the thread that received the request, straight into UTF-8 bytes.
 public enum ScriptRequest {
     public static func json(_ model: RequestModel, call: Int) -> String {
@@ -27,10 +27,16 @@ public enum ScriptRequest {
         key("formParameters")
         appendGrouped(contentType == "application/x-www-form-urlencoded" ? model.formParameters.fields.map { ($0.name, $0.value) } : [], to: &out)
         key("contentType"); appendQuoted(contentType, to: &out)
+        if yamlTypes.contains(contentType), let body = request.body, !model.bodyTooLarge, let value = YAMLReader.parse(body) {
+            key("bodyYAML"); out.append(contentsOf: value.compactText.utf8)
+        }
         key("call"); out.append(contentsOf: String(call).utf8)
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The media types whose body the engine gets as `bodyYAML`.
+    static let yamlTypes: Set<String> = ["application/yaml", "application/x-yaml", "text/yaml"]
 
     /// `application/json; charset=utf-8` → `application/json`.
     static func mediaType(of contentType: String) -> String {

@@ -94,6 +94,17 @@ struct ScriptServingTests {
         #expect(formObject["query"] is NSNull)
         #expect(formObject["call"] as? Int == 2)
 
+        let yaml = try await server.client.send(
+            "POST", "/echo/7", headers: [("Content-Type", "application/x-yaml")], body: Array("user:\n  name: Ada\n  tags: [a, b]\nage: 36\n".utf8)
+        )
+        let yamlObject = try #require(try yaml.json() as? [String: Any])
+        let bodyYAML = try #require(yamlObject["bodyYAML"] as? [String: Any], "\(yaml.text)")
+        #expect((bodyYAML["user"] as? [String: Any])?["tags"] as? [String] == ["a", "b"])
+        #expect(bodyYAML["age"] as? Int == 36)
+        #expect(yamlObject["bodyJSON"] is NSNull)
+        let notYAML = try await server.client.send("POST", "/echo/7", headers: [("Content-Type", "text/yaml")], body: Array("a: [1, 2\n".utf8))
+        #expect((try notYAML.json() as? [String: Any])?["bodyYAML"] is NSNull, "\(notYAML.text)")
+
         let notJSON = try await server.client.send("POST", "/echo/7", headers: [("Content-Type", "application/json")], body: Array("{nope".utf8))
         let notJSONObject = try #require(try notJSON.json() as? [String: Any])
         #expect(notJSONObject["bodyJSON"] is NSNull)

@@ -29,7 +29,7 @@ STATIC_LIBSTDCXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_LIBSTDCXX_DIR = $(CURDIR)/.build/static-libstdc++
 STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STATIC_LIBSTDCXX_DIR))
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
-BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev
+BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev libyaml-dev
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
@@ -37,11 +37,13 @@ SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuratio
 
 # What `make test` needs besides the build packages: a JSON Schema validator for the schema tests;
 # openssl and curl for the HTTPS tests (a throw-away certificate, `curl --cacert`); Chromium, whose
-# headless mode runs the cross-origin page of the CORS tests (about 80 MB to download).
-TEST_PACKAGES = python3 python3-jsonschema openssl curl chromium
+# headless mode runs the cross-origin page of the CORS tests (about 80 MB to download); JavaScriptCore and
+# libyaml for the script tests (the binary loads them with dlopen when a tree has a script; the build needs
+# none of JavaScriptCore's headers).
+TEST_PACKAGES = python3 python3-jsonschema openssl curl chromium libjavascriptcoregtk-4.1-0 libyaml-0-2
 
 # What `make deb` needs besides the build packages.
-PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl
+PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
 .PHONY: all build deps test-deps deps-packaging run test test-inotify test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 

@@ -14,6 +14,11 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
+        // JavaScriptCore's C API as function types, and nothing to link: the library is loaded with dlopen when a
+        // tree has a script (Sources/CJavaScriptCore/shim.h says why it has no pkg-config name).
+        .systemLibrary(name: "CJavaScriptCore"),
+        // libyaml's types, and nothing to link: loaded with dlopen for the first YAML body a script reads.
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -22,25 +27,29 @@ let package = Package(
         .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
         // A command line read against command definitions: options, help pages, completion scripts.
         .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
+        // The JavaScript engine (§12), the only importer of JavaScriptCore: loaded on first use, one VM per
+        // script thread, the prelude giving scripts `Response`, `Body`, `cache` and `console`.
+        .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", "CYAML", .product(name: "Logging", package: "swift-log")]),
         // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser,
         // the TLS certificate read with GnuTLS.
         .target(
             name: "EspressoMartiniServer",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CJansson", "CGnuTLS", .product(name: "Logging", package: "swift-log"),
+                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniScripting", "CMicroHTTPD", "CJansson", "CGnuTLS",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "espressomartini",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniCommandLine",
+                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniScripting", "EspressoMartiniCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The core's tests; the loader's fixtures read JSON with the server module's jansson parser.
         .testTarget(
             name: "EspressoMartiniTests",
-            dependencies: ["EspressoMartini", "EspressoMartiniServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["EspressoMartini", "EspressoMartiniServer", "EspressoMartiniScripting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "EspressoMartiniCommandLineTests", dependencies: ["EspressoMartiniCommandLine"]),
         .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),

@@ -19,6 +19,10 @@ OUT/network-exchanges/ always holds these probes (the paths bench/run.sh loads):
                                                       parameter name and the header X-Client; the probe
                                                       (/api/v1/greetings/42?name=espresso, X-Client: bench)
                                                       must get OUT/greeting.json
+    GET /api/v1/scripted/{id}                         a trivial script (SPEC §12): {"id": ID}; the probe asks for
+                                                      /api/v1/scripted/42 and gets scripted.json
+    POST /api/v1/scripted-orders                      a script reading a 2 KiB JSON body (OUT/order-2k.json) and
+                                                      answering part of it: scripted-order.json
 
 The variant answers are JSON of the same size as hello's, each with its own "id", so that only the decision
 differs from hello and a check can tell which variant answered. Then
@@ -65,6 +69,19 @@ def variants_exchange(root, route, method, variants):
         listed.append(variant)
         write(os.path.join(folder, name), body)
     write(os.path.join(folder, "configuration.json"), json.dumps({"variants": listed}, indent=2) + "\n")
+
+
+def large_order():
+    """The script probe's request body: an order of exactly 2048 bytes, and what its script answers."""
+    order = json.loads(order_body())
+    order["items"] += [dict(item, sku=item["sku"] + "-B") for item in order["items"]]
+    order["note"] = ""
+    order["note"] = "x" * (2048 - len(json_text(order)))
+    text = json_text(order)
+    assert len(text) == 2048, len(text)
+    answer = {"order": order["order_id"], "customer": order["customer"]["id"], "lines": len(order["items"]),
+              "quantity": sum(item["quantity"] for item in order["items"])}
+    return text, json_text(answer).rstrip("\n")  # the script's answer, compact JSON without a newline
 
 
 def order_body():
@@ -151,7 +168,23 @@ def main():
     write(os.path.join(folder, "configuration.json"), json.dumps({"template": True, "body": template}, indent=2) + "\n")
     with open(os.path.join(out, "greeting.json"), "w") as f:
         f.write(json.dumps(dict(BODY, id="42", name="espresso", kind="bench"), separators=(",", ":")))
-    count = len(probes) + 4
+    # Script probes: a trivial script, and one that reads a 2 KiB JSON body and answers part of it.
+    scripted = os.path.join(root, "api/v1/scripted/{id}/GET")
+    write(os.path.join(scripted, "configuration.json"), json.dumps({
+        "javascript": "function response(request) { return Response.ok(Body.json({id: request.pathParameters.id})); }"}) + "\n")
+    write(os.path.join(out, "scripted.json"), '{"id":"42"}')
+    large, answer = large_order()
+    scripted_orders = os.path.join(root, "api/v1/scripted-orders/POST")
+    write(os.path.join(scripted_orders, "configuration.json"), json.dumps({"javascript_file": "order.js"}) + "\n")
+    write(os.path.join(scripted_orders, "order.js"), """function response(request) {
+    const order = request.bodyJSON;
+    return Response.ok(Body.json({order: order.order_id, customer: order.customer.id, lines: order.items.length,
+        quantity: order.items.reduce((sum, item) => sum + item.quantity, 0)}));
+}
+""")
+    write(os.path.join(out, "order-2k.json"), large)
+    write(os.path.join(out, "scripted-order.json"), answer)
+    count = len(probes) + 6
 
     index = 0
     while count < args.exchanges:

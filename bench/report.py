@@ -155,7 +155,9 @@ for probe, title, target in (
         ("variants", "4 variants, the last answering (a header and a query parameter), vs the static small JSON", 0.80),
         ("json", "A JSON Pointer condition on a 1 KiB POSTed JSON body vs the static small JSON", 0.60),
         ("template", "A templated JSON body with 3 values from the request (path parameter, query parameter, header) vs the static small JSON", 0.60),
-        ("sessions", "The small JSON with a session header, 1000 sessions in rotation, vs without", 0.85)):
+        ("sessions", "The small JSON with a session header, 1000 sessions in rotation, vs without", 0.85),
+        ("script", "A trivial script (Response.ok(Body.json({id: …}))) vs the static small JSON", 0.40),
+        ("scriptjson", "A script reading a 2 KiB POSTed JSON body and answering part of it vs the static small JSON", 0.25)):
     rows.append(("%s, same server, 10-exchange tree: req/s" % title, "—",
                  "%s vs %s" % (cell("em-10", probe, "rps"), cell("em-10", "static", "rps")),
                  against_target(ratio(("em-10", probe), ("em-10", "static"), "rps"), target)))
@@ -190,6 +192,8 @@ rows += [
     ("Resident memory after the loads, 10 000-exchange tree",
      spread("ceiling", "rss_after_kib", mib), spread("em-10000", "rss_after_kib", mib),
      times(value_ratio("em-10000", "ceiling", "rss_after_kib"))),
+    ("Resident memory after the script loads (trivial and 2 KiB JSON scripts, 64 connections), 10-exchange tree "
+     "(target ≤ 64 MiB)", "—", spread("em-10", "rss_after_scripts_kib", mib), "—"),
     ("Resident memory after all the loads (JSON, routes, 1 MiB file), 10-exchange tree",
      spread("ceiling-file", "rss_after_file_kib", mib), spread("em-10", "rss_after_file_kib", mib),
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),

@@ -156,17 +156,21 @@ declare -A PROBES=(
   [sessions]=/api/v1/hello              # hello with a session header, 1000 sessions in rotation
   [cors]=/api/v1/hello                  # hello with an Origin, to a server with "cors": true
   [tls]=/api/v1/hello                   # hello over HTTPS
+  [script]=/api/v1/scripted/42          # a trivial script (§12)
+  [scriptjson]=/api/v1/scripted-orders  # a script reading a POSTed 2 KiB JSON body
 )
 # Probes whose wrk load rotates session headers (WRK_SESSIONS for wrk_summary.lua): how many sessions.
 declare -A PROBE_SESSIONS=([sessions]=1000)
 # What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
 # the variant meant to answer (bench/make_tree.py writes them).
-declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json" [template]="X-Client: bench" [cors]="Origin: http://bench.test:3000")
-declare -A PROBE_BODY=([json]=$WORK/tree-10/order.json)
+declare -A PROBE_HEADER=([variants]="X-Client: bench" [json]="Content-Type: application/json" [template]="X-Client: bench" [cors]="Origin: http://bench.test:3000" [scriptjson]="Content-Type: application/json")
+declare -A PROBE_BODY=([json]=$WORK/tree-10/order.json [scriptjson]=$WORK/tree-10/order-2k.json)
 declare -A PROBE_EXPECTED=(
   [variants]=$WORK/tree-10/network-exchanges/api/v1/variants/GET/variant-4.json
   [json]=$WORK/tree-10/network-exchanges/api/v1/orders/POST/gold.json
   [template]=$WORK/tree-10/greeting.json
+  [script]=$WORK/tree-10/scripted.json
+  [scriptjson]=$WORK/tree-10/scripted-order.json
 )
 
 # url SERVER PROBE: where the probe goes on that server.
@@ -396,7 +400,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-10]}" \
     || die "round $round: $FAILURE"
   # The decision probes must get 200 from the variant meant to answer, or their figures would measure a 404.
-  for probe in variants json template sessions; do
+  for probe in variants json template sessions script scriptjson; do
     reason=$(check_probe em-10 "$probe") || die "round $round: em-10 $probe: $reason"
   done
   # INFO: one access-log line per request, on standard error, here into a file.
@@ -426,7 +430,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
   warm_up em-10-cors cors
   warm_up em-10-tls tls
   alive nginx-tls && warm_up nginx-tls tls
-  for probe in variants json template sessions; do warm_up em-10 "$probe"; done
+  for probe in variants json template sessions script scriptjson; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
   warm_up ceiling-file file
 
@@ -441,6 +445,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body, a
   # templated JSON body with three values from the request, the small JSON with a session header.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json em-10:template em-10:sessions)
+  # Scripts (§12) against the static answer, in the same server, then its memory after them.
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:script em-10:scriptjson)
+  alive em-10 && record_value "$round" em-10 rss_after_scripts_kib "$(rss_kib "${PID[em-10]}")"
   # Routes on the big tree against the same routes on the small one.
   for probe in deep id glob; do compare "$round" "$probe" "$CONNECTIONS" $(in_order "$round" em-10 em-10000); done
   alive em-10000 && record_value "$round" em-10000 rss_after_kib "$(rss_kib "${PID[em-10000]}")"

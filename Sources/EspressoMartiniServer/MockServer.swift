@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import EspressoMartini
 import EspressoMartiniDaemon
+import EspressoMartiniScripting
 import Glibc
 import Logging
 import Synchronization
@@ -57,7 +58,8 @@ public final class MockServer: @unchecked Sendable {
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0, parser: JanssonParser()) }, parser: JanssonParser(),
             templates: templates
         )
-        sender = Sender(accessLog: accessLog, cors: configuration.cors)
+        let scripts = ScriptRunner(timeout: configuration.scriptTimeout, parser: JanssonParser(), logger: logger, threads: Self.coreCount)
+        sender = Sender(accessLog: accessLog, cors: configuration.cors, scripts: scripts, parser: JanssonParser(), cache: service.cache)
         timed = accessLog != nil
         sessionHeader = configuration.sessionHeader.utf8CString.map { $0 }
     }
@@ -68,7 +70,7 @@ public final class MockServer: @unchecked Sendable {
     public func start(on socket: ListenSocket) throws(StartError) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let poolSize = UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let poolSize = UInt32(Self.coreCount)
         let connectionLimit = Self.raiseDescriptorLimit(for: configuration.connectionLimit)
         let context = Unmanaged.passUnretained(self).toOpaque()
         templates.setMockServer(scheme + "://" + socket.address)
@@ -83,6 +85,9 @@ public final class MockServer: @unchecked Sendable {
         self.address = socket.address
         service.tree.readFilesAhead()
     }
+
+    /// libmicrohttpd's threads, and the script threads at most: one per core.
+    private static var coreCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
     /// Raises the open-files limit as far as the system allows (Debian starts processes at 1024) so that
     /// the connection limit, not a failing accept, is what turns clients away; returns the usable limit.
@@ -105,7 +110,7 @@ public final class MockServer: @unchecked Sendable {
         if listener >= 0 { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
         waitUntilDrained(for: grace)
-        sender.resumeAll()
+        sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))
         waitUntilDrained(for: .seconds(1))
         MHD_stop_daemon(daemon)
         self.daemon = nil

@@ -29,6 +29,8 @@ final class RequestState: @unchecked Sendable {
     var pending: (decision: Decision, request: Request)?
     var connection: OpaquePointer?
     let resumed = Atomic<Bool>(false)
+    /// A script's answer, made on a script thread while the connection was suspended; sent when it resumes.
+    var scriptAnswer: GeneratedAnswer?
 
     init(query: String, timed: Bool) {
         self.query = query

@@ -1,5 +1,8 @@
 import CMicroHTTPD
 import EspressoMartini
+import EspressoMartiniScripting
+import Glibc
+import Synchronization
 
 /// Puts decisions on the wire: queues libmicrohttpd responses (a tree's shared ones, bytes made for one
 /// request such as a rendered template, files from disk), suspends a connection for a delay and resumes it, and writes the access log.
@@ -12,6 +15,14 @@ final class Sender: Sendable {
     private let timer = DeadlineTimer()
     /// `"cors": true`: every answer gets its CORS headers, and a tree's slots hold `CORSReadyResponse`s.
     private let cors: Bool
+    /// Runs the scripts of responses computed per request, off libmicrohttpd's threads.
+    private let scripts: ScriptRunner
+    /// Reads request bodies for scripts.
+    private let parser: any JSONParser
+    /// The default session's pan-request cache; a request naming a session uses that session's.
+    private let cache: PanRequestCache
+    /// Connections suspended while their script runs: shut-down waits for none to be left.
+    private let suspendedForScripts = Atomic<Int>(0)
 
     /// What a tree's slots hold, by `cors`: frees one when its tree goes.
     static func releaseBuilt(cors: Bool) -> @Sendable (UnsafeMutableRawPointer) -> Void {
@@ -19,9 +30,12 @@ final class Sender: Sendable {
         return { built in Unmanaged<CORSReadyResponse>.fromOpaque(built).release() }
     }
 
-    init(accessLog: AccessLog?, cors: Bool) {
+    init(accessLog: AccessLog?, cors: Bool, scripts: ScriptRunner, parser: any JSONParser, cache: PanRequestCache) {
         self.accessLog = accessLog
         self.cors = cors
+        self.scripts = scripts
+        self.parser = parser
+        self.cache = cache
     }
 
     /// Carries out `decision` for `request` on `connection`, from the access handler on the connection's
@@ -37,7 +51,14 @@ final class Sender: Sendable {
             timer.schedule(after: seconds) { [self] in resume(state) }
             return .YES
         }
-        let (result, status) = queue(decision, on: connection)
+        let result: MHD_Result, status: UInt32
+        if case .exchange(let answer) = decision, answer.tree.hasScripts, let script = answer.response.script {
+            guard let computed = state.scriptAnswer else { return run(script, for: answer, decision: decision, answering: request, state: state, on: connection) }
+            state.scriptAnswer = nil
+            (result, status) = queue(computed, on: connection)
+        } else {
+            (result, status) = queue(decision, on: connection)
+        }
         if let accessLog, let started = state.started {
             let answer = decision.exchangeAnswer
             let sequence = answer?.sequencePosition
@@ -51,6 +72,29 @@ final class Sender: Sendable {
         return result
     }
 
+    /// Suspends the connection while a script thread computes the answer; the connection resumes with it
+    /// in `state.scriptAnswer`, and libmicrohttpd then calls the access handler again, which sends it.
+    private func run(
+        _ script: ResponseScript, for answer: ExchangeAnswer, decision: Decision, answering request: Request, state: RequestState,
+        on connection: OpaquePointer
+    ) -> MHD_Result {
+        if scripts.isStopping {
+            return queue(GeneratedAnswer.error(503, "the server is stopping", globalHeaders: answer.tree.globalHeaders), on: connection).0
+        }
+        let model = RequestModel(request, route: answer.exchange.route, parser: parser)
+        let requestText = ScriptRequest.json(model, call: answer.call)
+        state.pending = (decision, request)
+        state.connection = connection
+        suspendedForScripts.add(1, ordering: .sequentiallyConsistent)
+        MHD_suspend_connection(connection)
+        scripts.run(script, request: requestText, body: model.bodyText, tree: answer.tree, cache: request.session?.cache ?? cache) { [self] computed in
+            state.scriptAnswer = computed
+            if let connection = state.connection { MHD_resume_connection(connection) }
+            suspendedForScripts.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        return .YES
+    }
+
     /// Ends a request's delay: exactly once, whoever (the timer or shut-down) comes first. libmicrohttpd
     /// then calls the access handler again, which sends `state.pending`. Any thread.
     func resume(_ state: RequestState) {
@@ -59,8 +103,14 @@ final class Sender: Sendable {
         MHD_resume_connection(connection)
     }
 
-    /// Ends every delay now (shut-down: libmicrohttpd must not stop with suspended connections).
-    func resumeAll() {
+    /// Ends every delay now and answers script calls not yet started (shut-down: libmicrohttpd must not stop
+    /// with suspended connections); waits, up to `scriptLimit`, for the running script calls to end.
+    func resumeAll(scriptLimit: Duration) {
+        scripts.stop()
+        let deadline = ContinuousClock.now + scriptLimit
+        while suspendedForScripts.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
+            usleep(1000)
+        }
         for state in suspended.withLock({ Array($0.values) }) { resume(state) }
     }
 

@@ -1,5 +1,6 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
+import EspressoMartiniScripting
 import EspressoMartiniServer
 
 /// Where the tree and the server configuration come from; shared by `run`, `endpoints` and `explain`.
@@ -38,7 +39,8 @@ struct SourceOptions {
     /// is reported on standard error; with an error, exit 78 (EX_CONFIG) after `outcome`.
     func loadTree(outcome: String) throws(ExitStatus) -> (configuration: ServerConfiguration, tree: ExchangeTree) {
         var (configuration, diagnostics) = resolve()
-        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser()).load(folder: configuration.requestsFolder)
+        let checker = JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: JanssonParser())
+        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser(), scriptChecker: checker).load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         try DiagnosticsReport.check(diagnostics, outcome: outcome)
         guard let tree else { throw .configurationError }

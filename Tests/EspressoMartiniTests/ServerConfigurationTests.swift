@@ -28,6 +28,7 @@ import Testing
         #expect(configuration.watch == true)
         #expect(configuration.sessionHeader == "X-Espressomartini-Session")
         #expect(configuration.maxSessions == 1000)
+        #expect(configuration.scriptTimeout == 1)
     }
 
     @Test func theDefaultsWithoutAFile() {
@@ -51,6 +52,7 @@ import Testing
               "watch": false,
               "session_header": "X-Test-Run",
               "max_sessions": 20,
+              "script_timeout": 0.25,
               "environment": "staging"
             }
             """)
@@ -61,6 +63,7 @@ import Testing
         expected.delay = 1.5
         expected.logLevel = .debug
         expected.requestsFolder = "/srv/mocks"
+        expected.scriptTimeout = 0.25
         expected.headers = [
             HTTPHeader(name: "X-Env", value: "dev"), HTTPHeader(name: "Vary", value: "Accept"), HTTPHeader(name: "Vary", value: "Origin"),
         ]
@@ -196,6 +199,8 @@ import Testing
         .init("requests_folder not a string", #"{"requests_folder": ["a"]}"#, [":1:21: error: 'requests_folder' must be a folder path, found an array"]),
         .init("admin as a string", #"{"admin": "yes"}"#, [":1:11: error: 'admin' must be true or false, found a string"]),
         .init("watch as a number", #"{"watch": 1}"#, [":1:11: error: 'watch' must be true or false, found an integer"]),
+        .init("script_timeout as a string", #"{"script_timeout": "1"}"#, [":1:20: error: 'script_timeout' must be a number of seconds from 0.01 to 3600, found a string"]),
+        .init("script_timeout 0", #"{"script_timeout": 0}"#, [":1:20: error: 'script_timeout' 0 is out of range; use 0.01 to 3600 seconds"]),
         .init("headers not an object", #"{"headers": "X-A: 1"}"#, [":1:13: error: 'headers' must be an object of header names to strings, found a string"]),
         .init("not an object", "\n [1]", [":2:2: error: the server configuration must be a JSON object, found an array"]),
         .init("malformed JSON", "{\n  \"port\": 80\n  \"delay\": 1\n}", [":3:9: error: invalid JSON: '}' expected near '\"delay\"'"]),

@@ -74,6 +74,32 @@ if run_isolated python3 "$here/notify_ready.py" "$binary" "$configuration"; then
 else
   fail "readiness notification / short run"
 fi
+grep -qx 'MemoryDenyWriteExecute=yes' "$work/root/lib/systemd/system/espressomartini.service" \
+  && pass "the unit keeps MemoryDenyWriteExecute=yes" || fail "the unit lost MemoryDenyWriteExecute=yes"
+# JavaScriptCore is loaded only for a tree with a script, and runs without its JIT under that restriction.
+readelf -d "$binary" | grep -q 'NEEDED.*javascriptcore' && fail "the binary links JavaScriptCore; it must load it with dlopen" \
+  || pass "the binary does not link JavaScriptCore (loaded with dlopen for trees with scripts)"
+dpkg-deb -f "$deb" Recommends | grep -q 'libjavascriptcoregtk-4.1-0' && pass "the package recommends libjavascriptcoregtk-4.1-0" \
+  || fail "the package does not recommend libjavascriptcoregtk-4.1-0"
+mdwe_status=0
+run_isolated python3 "$here/script_under_mdwe.py" "$binary" || mdwe_status=$?
+case $mdwe_status in
+  0) pass "a script answers with memory denied write+execute, as under MemoryDenyWriteExecute=yes" ;;
+  2) echo "skip: this kernel cannot deny write+execute memory (PR_SET_MDWE, Linux 6.3)" ;;
+  *) fail "a script under MemoryDenyWriteExecute's restriction" ;;
+esac
+# Without the library, a tree with a script is a load error that names the package to install.
+library=$(ldconfig -p | sed -n 's/.*libjavascriptcoregtk-4\.1\.so\.0 .*=> //p' | head -n 1)
+if [ -n "$library" ] && unshare --mount true 2>/dev/null; then
+  mkdir -p "$work/scripted/network-exchanges/GET"
+  echo '{"javascript": "function response() { return Response.ok(); }"}' > "$work/scripted/network-exchanges/GET/configuration.json"
+  missing=$(cd "$work/scripted" && unshare --mount sh -c 'mount --bind /dev/null "$0" && exec env -i PATH=/usr/bin:/bin "$@"' \
+    "$library" "$binary" endpoints 2>&1 || true)
+  grep -q 'install the Debian package libjavascriptcoregtk-4.1-0' <<<"$missing" \
+    && pass "without JavaScriptCore, a tree with a script is a load error naming the package" || fail "without JavaScriptCore: $missing"
+else
+  echo "skip: cannot hide JavaScriptCore here (needs the library installed and a private mount namespace)"
+fi
 
 echo "== the systemd units"
 # verify wants the ExecStart binary to exist: check copies pointing at the extracted one. The template

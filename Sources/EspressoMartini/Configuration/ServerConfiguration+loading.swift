@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -118,6 +118,13 @@ extension ServerConfiguration {
                     continue
                 }
                 configuration.maxSessions = Int(number)
+            case "script_timeout":
+                guard let seconds = member.value.numberValue else { wrongType("a number of seconds from 0.01 to 3600"); continue }
+                guard seconds >= 0.01, seconds <= 3600 else {
+                    diagnostics.error(file, at, "'script_timeout' \(member.value.compactText) is out of range; use 0.01 to 3600 seconds")
+                    continue
+                }
+                configuration.scriptTimeout = seconds
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var sessionHeader = "X-Espressomartini-Session"
     /// Sessions kept at most; past that the least recently used one is forgotten.
     public var maxSessions = 1000
+    /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
+    public var scriptTimeout: Double = 1
 
     public init() {}
 

@@ -17,7 +17,8 @@ extension Explanation {
         if let response {
             let delay = response.delay.map { " delay \($0.summary)" } ?? ""
             let fault = response.fault.map { " fault \($0.rawValue)" } ?? ""
-            lines.append("response: \(response.statusCode) \(response.body.summary)\(delay)\(fault)\(response.template != nil ? " template" : "")")
+            let answer = response.script?.summary ?? "\(response.statusCode) \(response.body.summary)"
+            lines.append("response: \(answer)\(delay)\(fault)\(response.template != nil ? " template" : "")")
         }
         if let exchange, !variants.isEmpty {
             lines.append("variants:")

@@ -34,6 +34,8 @@ public final class ServingTree: Sendable {
     public let readsBodies: Bool
     /// Whether some response is a template: only then does `decide` look for one to render.
     public let hasTemplates: Bool
+    /// Whether some response is computed by a script: only then does the server look for one.
+    public let hasScripts: Bool
     /// Each exchange's first slot in `built`; the slots of its other responses follow.
     private let firstSlots: [Int32]
     /// The responses as the sender built them, by slot.
@@ -62,6 +64,7 @@ public final class ServingTree: Sendable {
         readsBodies = tree.exchanges.contains(where: \.readsBody)
         hasTemplates = tree.exchanges.contains(where: \.hasTemplates)
         hasFaults = tree.exchanges.contains { $0.responses.contains { $0.fault != nil } }
+        hasScripts = tree.exchanges.contains { $0.responses.contains { $0.script != nil } }
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }

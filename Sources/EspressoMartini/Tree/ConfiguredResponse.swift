@@ -11,10 +11,13 @@ public struct ConfiguredResponse: Sendable, Equatable {
     /// With `"template": true`, the body and header values compiled as templates, rendered for every
     /// request in place of `headers` and `body`; nil for a response sent as configured.
     public let template: ResponseTemplate?
+    /// `javascript` / `javascript_file`: the answer is computed per request (§12); status, headers and
+    /// body are then unused.
+    public let script: ResponseScript?
 
     public init(
         statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil, fault: ResponseFault? = nil,
-        template: ResponseTemplate? = nil
+        template: ResponseTemplate? = nil, script: ResponseScript? = nil
     ) {
         self.fault = fault
         self.statusCode = statusCode
@@ -22,6 +25,7 @@ public struct ConfiguredResponse: Sendable, Equatable {
         self.body = body
         self.delay = delay
         self.template = template
+        self.script = script
     }
 
     /// `Content-Type` derived from the body, used when the exchange's headers do not name one.

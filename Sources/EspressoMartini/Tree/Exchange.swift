@@ -41,7 +41,7 @@ public final class Exchange: Sendable, Equatable {
     public let variants: [Variant]
     /// What its sequence does after its last response (without variants; each variant has its own).
     public let sequence: SequenceMode
-    /// Whether a variant's conditions or a template read the request's body, which the server then keeps.
+    /// Whether a variant's conditions, a template or a script read the request's body, which the server then keeps.
     public let readsBody: Bool
     /// Whether some response is a template, rendered for every request.
     public let hasTemplates: Bool
@@ -57,7 +57,7 @@ public final class Exchange: Sendable, Equatable {
         self.responses = responses
         self.variants = variants
         hasTemplates = responses.contains { $0.template != nil }
-        readsBody = hasTemplates || variants.contains { $0.conditions.readsBody }
+        readsBody = hasTemplates || variants.contains { $0.conditions.readsBody } || responses.contains { $0.script != nil }
     }
 
     /// Its call counters: one, or one per variant.

@@ -25,7 +25,8 @@ extension ExchangeTree {
     /// than the default.
     private static func summary(of responses: ArraySlice<ConfiguredResponse>, mode: SequenceMode) -> String {
         responses.enumerated().map { index, response in
-            "\(index + 1): \(response.statusCode) \(response.body.summary)\(response.delay.map { " delay \($0.summary)" } ?? "")\(response.fault.map { " fault \($0.rawValue)" } ?? "")"
+            "\(index + 1): \(response.script?.summary ?? "\(response.statusCode) \(response.body.summary)")"
+                + (response.delay.map { " delay \($0.summary)" } ?? "") + (response.fault.map { " fault \($0.rawValue)" } ?? "")
                 + (response.template != nil ? " template" : "")
         }.joined(separator: " · ") + (mode == .repeatLast ? "" : " (sequence \(mode.rawValue))")
     }
@@ -72,6 +73,12 @@ extension ConfiguredResponse {
         for name in headers.map(\.name) where !headerMembers.contains(where: { $0.key == name }) {
             let values = headers.filter { $0.name == name }.map(\.value)
             headerMembers.append(JSONMember(key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+        }
+        if let script {
+            return .object([
+                script.fileName.map { JSONMember(key: "javascript_file", value: .string($0)) } ?? JSONMember(key: "javascript", value: .string(script.source)),
+                JSONMember(key: "delay", value: delay?.json ?? .null),
+            ])
         }
         var members = [
             JSONMember(key: "status_code", value: .integer(Int64(statusCode))),

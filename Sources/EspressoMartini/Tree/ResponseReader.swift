@@ -3,7 +3,7 @@
 /// problem with its line and column. Any response object may name the
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
-    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "fault", "template"]
+    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "fault", "template", "javascript", "javascript_file"]
 
     /// The requests folder as the user named it, and the method folder's route: paths for messages are
     /// built from them only when there is something to report.
@@ -20,6 +20,8 @@ struct ResponseReader {
     /// The requests folder with links resolved: no `response_file` may resolve outside it.
     let rootRealPath: String
     let map: LazyJSONSourceMap
+    /// Compiles scripts as they are read; nil records them unchecked.
+    var scriptChecker: (any ScriptChecker)? = nil
 
     var methodFolder: String { FileSystem.join(requestsFolder, route.folder(named: methodFolderName)) }
     /// The file as shown in messages.
@@ -150,6 +152,9 @@ struct ResponseReader {
             diagnostics.error(file, map.value(path), "a response must be an object with keys such as 'status_code' and 'body', found \(value.kindName)")
             return nil
         }
+        if members.contains(where: { Self.scriptKeys.contains($0.key) }) {
+            return scriptResponse(members, at: path, into: &diagnostics)
+        }
         let errorsBefore = diagnostics.errors.count
         var statusCode = 200
         var headers: [HTTPHeader] = []
@@ -221,13 +226,13 @@ struct ResponseReader {
     }
 
     /// `path` is built only for a message: nearly every response names a file.
-    private func responseFile(_ value: JSONValue, at path: @autoclosure () -> [String], into diagnostics: inout Diagnostics) -> ResponseBody? {
+    func responseFile(_ value: JSONValue, at path: @autoclosure () -> [String], key: String = "response_file", into diagnostics: inout Diagnostics) -> ResponseBody? {
         guard case .string(let name) = value, !name.isEmpty else {
-            diagnostics.error(file, map.value(path()), "'response_file' must be a file name relative to the method folder, found \(value.kindName)")
+            diagnostics.error(file, map.value(path()), "'\(key)' must be a file name relative to the method folder, found \(value.kindName)")
             return nil
         }
         guard name.utf8.first != UInt8(ascii: "/") else {
-            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' must be relative to the method folder, not absolute")
+            diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' must be relative to the method folder, not absolute")
             return nil
         }
         // A plain file name that is no link needs no `realpath` (a system call per path component),
@@ -239,7 +244,7 @@ struct ResponseReader {
         if check == .link {
             if let real = FileSystem.realPath(FileSystem.join(methodFolderRealPath, name)) {
                 guard real.hasPrefix(rootRealPath + "/") else {
-                    diagnostics.error(file, map.value(path()), "'response_file' '\(name)' resolves outside the requests folder; keep response files inside it")
+                    diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' resolves outside the requests folder; keep response files inside it")
                     return nil
                 }
                 resolved = real
@@ -252,11 +257,11 @@ struct ResponseReader {
         case .regularFile(let size):
             return .file(name: name, path: resolved, size: size)
         case .missing:
-            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
+            diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
         case .unreadable:
-            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' cannot be read; check its permissions")
+            diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' cannot be read; check its permissions")
         case .notRegular, .link:
-            diagnostics.error(file, map.value(path()), "'response_file' '\(name)' is not a regular file")
+            diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' is not a regular file")
         }
         return nil
     }

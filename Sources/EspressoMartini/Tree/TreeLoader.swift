@@ -5,9 +5,12 @@ public struct TreeLoader: Sendable {
     public static let configurationFileName = "configuration.json"
 
     let parser: any JSONParser
+    /// Compiles each script as it is read; nil records scripts unchecked (commands that serve nothing).
+    let scriptChecker: (any ScriptChecker)?
 
-    public init(parser: any JSONParser) {
+    public init(parser: any JSONParser, scriptChecker: (any ScriptChecker)? = nil) {
         self.parser = parser
+        self.scriptChecker = scriptChecker
     }
 
     /// A folder with at least this many sub-folders has them walked on every core (unless a folder
@@ -23,15 +26,17 @@ public struct TreeLoader: Sendable {
             diagnostics.error(folder, nil, "the requests folder \(problem); create it or pass --requests-folder")
             return (nil, diagnostics)
         }
-        var walk = Walk(folder: folder, parser: parser, rootRealPath: rootRealPath)
+        var walk = Walk(folder: folder, parser: parser, scriptChecker: scriptChecker, rootRealPath: rootRealPath)
         walk.visit(OpenFolder(path: folder), chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
         let tree = walk.freeze()
+        scriptChecker?.loadEnded()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
     }
 
     private struct Walk {
         let folder: String
         let parser: any JSONParser
+        let scriptChecker: (any ScriptChecker)?
         let rootRealPath: String
         var exchanges: [Exchange] = []
         /// Exchanges whose configuration has errors: not served, but still checked for clashes so
@@ -39,16 +44,17 @@ public struct TreeLoader: Sendable {
         var brokenExchanges: [Exchange] = []
         var diagnostics = Diagnostics()
 
-        init(folder: String, parser: any JSONParser, rootRealPath: String) {
+        init(folder: String, parser: any JSONParser, scriptChecker: (any ScriptChecker)?, rootRealPath: String) {
             self.folder = folder
             self.parser = parser
+            self.scriptChecker = scriptChecker
             self.rootRealPath = rootRealPath
         }
 
         func path(_ relative: String) -> String { FileSystem.join(folder, relative) }
 
         /// An empty walk of the same tree, for one sub-folder walked on another core.
-        var branch: Walk { Walk(folder: folder, parser: parser, rootRealPath: rootRealPath) }
+        var branch: Walk { Walk(folder: folder, parser: parser, scriptChecker: scriptChecker, rootRealPath: rootRealPath) }
 
         /// Adds what a branch found, in walk order.
         mutating func append(_ other: Walk) {
@@ -180,7 +186,7 @@ public struct TreeLoader: Sendable {
                 case .success(let document):
                     let reader = ResponseReader(
                         requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name, knownRealPath: knownRealPath,
-                        parentChain: chain, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes)
+                        parentChain: chain, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes), scriptChecker: scriptChecker
                     )
                     return reader.read(document, into: &diagnostics)
                 }

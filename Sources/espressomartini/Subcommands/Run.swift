@@ -1,6 +1,7 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
 import EspressoMartiniDaemon
+import EspressoMartiniScripting
 import EspressoMartiniServer
 import Glibc
 import Logging
@@ -111,7 +112,7 @@ struct Run: Command {
             if let range = configuration.portRange { return try ListenSocket.firstFree(hostname: configuration.hostname, ports: range) }
             return try ListenSocket(hostname: configuration.hostname, port: configuration.port)
         }
-        let loader = TreeLoader(parser: JanssonParser())
+        let loader = TreeLoader(parser: JanssonParser(), scriptChecker: JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: JanssonParser()))
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         if let files = configuration.tls {

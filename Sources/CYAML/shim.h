@@ -1,0 +1,13 @@
+#ifndef ESPRESSOMARTINI_CYAML_SHIM_H
+#define ESPRESSOMARTINI_CYAML_SHIM_H
+// libyaml's types (Debian's libyaml-dev), and nothing to link: espressomartini loads libyaml-0.so.2 with
+// dlopen the first time a script's request has a YAML body (EspressoMartiniScripting/YAMLLibrary.swift),
+// so a server that never meets one does not map it.
+#include <yaml.h>
+
+typedef int (*EMYAMLParserInitialize)(yaml_parser_t *parser);
+typedef void (*EMYAMLParserDelete)(yaml_parser_t *parser);
+typedef void (*EMYAMLParserSetInputString)(yaml_parser_t *parser, const unsigned char *input, size_t size);
+typedef int (*EMYAMLParserParse)(yaml_parser_t *parser, yaml_event_t *event);
+typedef void (*EMYAMLEventDelete)(yaml_event_t *event);
+#endif

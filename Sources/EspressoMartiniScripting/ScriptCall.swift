@@ -1,0 +1,54 @@
+import EspressoMartini
+import Glibc
+import Logging
+
+/// What one call of a script may reach while it runs: the pan-request cache, held from the call's first
+/// use of it until the call returns, throws or is stopped (`run`), and the log. The host
+/// functions find it as the current thread's: a VM runs on one thread, and its host functions run
+/// within its calls.
+final class ScriptCall {
+    let cache: PanRequestCache
+    let parser: any JSONParser
+    let logger: Logger
+    let route: String
+    private var holdsCache = false
+
+    init(cache: PanRequestCache, parser: any JSONParser, logger: Logger, route: String) {
+        self.cache = cache
+        self.parser = parser
+        self.logger = logger
+        self.route = route
+    }
+
+    /// Takes the cache for the rest of the call, on its first use.
+    func holdCache() {
+        guard !holdsCache else { return }
+        cache.acquire()
+        holdsCache = true
+    }
+
+    /// Runs `body` as the current thread's call, then lets the cache go if the call took it.
+    func run<Result>(_ body: () -> Result) -> Result {
+        let key = Self.key
+        pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque())
+        defer {
+            pthread_setspecific(key, nil)
+            if holdsCache {
+                holdsCache = false
+                cache.release()
+            }
+        }
+        return body()
+    }
+
+    /// The call running on this thread; nil while a script's top level runs at load.
+    static var current: ScriptCall? {
+        pthread_getspecific(key).map { Unmanaged<ScriptCall>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+}

@@ -19,24 +19,19 @@ static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_
                                                  MHD_RequestCompletedCallback completed,
                                                  void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
                                                  void *context, void *certificate_callback) {
-    if (certificate_callback != NULL) {
-        return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, context,
-                                MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
-                                MHD_OPTION_THREAD_POOL_SIZE, pool_size,
-                                MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
-                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, context,
-                                MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
-                                MHD_OPTION_HTTPS_CERT_CALLBACK, certificate_callback,
-                                MHD_OPTION_END);
-    }
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+    // The TLS option, or nothing: an option array whose first item ends it is empty.
+    struct MHD_OptionItem tls[] = {
+        {certificate_callback != NULL ? MHD_OPTION_HTTPS_CERT_CALLBACK : MHD_OPTION_END, 0, certificate_callback},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    return MHD_start_daemon(flags | (certificate_callback != NULL ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
+                            MHD_OPTION_ARRAY, tls,
                             MHD_OPTION_END);
 }
 

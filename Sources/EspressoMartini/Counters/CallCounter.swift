@@ -20,8 +20,14 @@ public final class CallCounter: Sendable {
     /// Counts this call and returns the response position `mode` gives the n-th call; nil when a `once`
     /// sequence is over (the call still counts).
     public func next(responseCount: Int, mode: SequenceMode) -> Int? {
-        let previous = calls.wrappingAdd(1, ordering: .relaxed).oldValue
-        return mode.position(forCall: previous, count: responseCount)
+        step(responseCount: responseCount, mode: mode).position
+    }
+
+    /// Counts this call (one atomic step) and returns its number, from 1, with the position `mode` gives it
+    /// among `responseCount` responses; nil when a `once` sequence is over (the call still counts).
+    public func step(responseCount: Int, mode: SequenceMode) -> (call: Int, position: Int?) {
+        let call = nextCall()
+        return (call, mode.position(forCall: call - 1, count: responseCount))
     }
 
     public var value: Int { calls.load(ordering: .relaxed) }

@@ -51,13 +51,8 @@ extension Explanation {
         ]
         if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
-        if let script = response.script {
-            members.append(script.fileName.map { JSONMember(key: "javascript_file", value: .string($0)) } ?? JSONMember(key: "javascript", value: .string(script.source)))
-        }
-        members.append(JSONMember(key: "delay", value: response.delay?.json ?? .null))
-        if let fault = response.fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
-        if response.template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
-        return .object(members)
+        if let script = response.script { members.append(script.sourceMember) }
+        return .object(members + response.sendingMembers)
     }
 
     private var variantsJSON: [JSONValue] {

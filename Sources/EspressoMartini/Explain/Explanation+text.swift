@@ -15,10 +15,7 @@ extension Explanation {
         lines.append("answer:   " + answerLine)
         if let exchange { lines.append("folder:   " + exchange.folder) }
         if let response {
-            let delay = response.delay.map { " delay \($0.summary)" } ?? ""
-            let fault = response.fault.map { " fault \($0.rawValue)" } ?? ""
-            let answer = response.script?.summary ?? "\(response.statusCode) \(response.body.summary)"
-            lines.append("response: \(answer)\(delay)\(fault)\(response.template != nil ? " template" : "")")
+            lines.append("response: \(response.summary)")
         }
         if let exchange, !variants.isEmpty {
             lines.append("variants:")

@@ -119,7 +119,7 @@ public final class ServingTree: Sendable {
     /// when its `once` sequence is over.
     public func answer(exchangeAt index: Int) -> ExchangeAnswer? {
         let exchange = tree.exchanges[index]
-        let (call, position) = Self.step(counter(exchangeAt: index), count: exchange.responses.count, mode: exchange.sequence)
+        let (call, position) = counter(exchangeAt: index).step(responseCount: exchange.responses.count, mode: exchange.sequence)
         return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: $0, call: call) }
     }
 
@@ -127,14 +127,14 @@ public final class ServingTree: Sendable {
     /// response it gets; nil when the variant's `once` sequence is over.
     public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer? {
         let chosen = tree.exchanges[index].variants[variant]
-        let (call, position) = Self.step(counter(exchangeAt: index, variant: variant), count: chosen.responses.count, mode: chosen.sequence)
+        let (call, position) = counter(exchangeAt: index, variant: variant).step(responseCount: chosen.responses.count, mode: chosen.sequence)
         return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + $0, variant: variant, call: call) }
     }
 
     /// As `answer(exchangeAt:)`, with the counter of `session`.
     public func answer(exchangeAt index: Int, session: Session) -> ExchangeAnswer? {
         let exchange = tree.exchanges[index]
-        let (call, position) = Self.step(session.counter(for: exchange.counterKey(0)), count: exchange.responses.count, mode: exchange.sequence)
+        let (call, position) = session.counter(for: exchange.counterKey(0)).step(responseCount: exchange.responses.count, mode: exchange.sequence)
         return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: $0, call: call) }
     }
 
@@ -142,15 +142,8 @@ public final class ServingTree: Sendable {
     public func answer(exchangeAt index: Int, variant: Int, session: Session) -> ExchangeAnswer? {
         let exchange = tree.exchanges[index]
         let chosen = exchange.variants[variant]
-        let (call, position) = Self.step(session.counter(for: exchange.counterKey(variant)), count: chosen.responses.count, mode: chosen.sequence)
+        let (call, position) = session.counter(for: exchange.counterKey(variant)).step(responseCount: chosen.responses.count, mode: chosen.sequence)
         return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + $0, variant: variant, call: call) }
-    }
-
-    /// One atomic step of `counter` over `count` responses played as `mode` says: the call's number (from 1)
-    /// and the position it gets, nil when a `once` sequence is over (the call still counts).
-    private static func step(_ counter: CallCounter, count: Int, mode: SequenceMode) -> (call: Int, position: Int?) {
-        let call = counter.nextCall()
-        return (call, mode.position(forCall: call - 1, count: count))
     }
 
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`.

@@ -25,9 +25,7 @@ extension ExchangeTree {
     /// than the default.
     private static func summary(of responses: ArraySlice<ConfiguredResponse>, mode: SequenceMode) -> String {
         responses.enumerated().map { index, response in
-            "\(index + 1): \(response.script?.summary ?? "\(response.statusCode) \(response.body.summary)")"
-                + (response.delay.map { " delay \($0.summary)" } ?? "") + (response.fault.map { " fault \($0.rawValue)" } ?? "")
-                + (response.template != nil ? " template" : "")
+            "\(index + 1): \(response.summary)"
         }.joined(separator: " · ") + (mode == .repeatLast ? "" : " (sequence \(mode.rawValue))")
     }
 
@@ -75,10 +73,7 @@ extension ConfiguredResponse {
             headerMembers.append(JSONMember(key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
         }
         if let script {
-            return .object([
-                script.fileName.map { JSONMember(key: "javascript_file", value: .string($0)) } ?? JSONMember(key: "javascript", value: .string(script.source)),
-                JSONMember(key: "delay", value: delay?.json ?? .null),
-            ])
+            return .object([script.sourceMember] + sendingMembers)
         }
         var members = [
             JSONMember(key: "status_code", value: .integer(Int64(statusCode))),
@@ -86,10 +81,7 @@ extension ConfiguredResponse {
         ]
         if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
         if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
-        members.append(JSONMember(key: "delay", value: delay?.json ?? .null))
-        if let fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
-        if template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
-        return .object(members)
+        return .object(members + sendingMembers)
     }
 }
 

@@ -30,6 +30,10 @@ STATIC_LIBSTDCXX_DIR = $(CURDIR)/.build/static-libstdc++
 STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STATIC_LIBSTDCXX_DIR))
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
 BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev libyaml-dev
+# The libraries the binary loads with dlopen when a tree needs them (none is linked, so the build does not pull
+# them in): JavaScriptCore for scripts, libyaml for a script reading a YAML body. The example tree has scripts,
+# so `make run` installs them; Tests/RunPackages/check-run-packages.sh fails when one it loads is missing here.
+RUN_PACKAGES = libjavascriptcoregtk-4.1-0 libyaml-0-2
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
@@ -45,12 +49,15 @@ TEST_PACKAGES = python3 python3-jsonschema openssl curl chromium libjavascriptco
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: all build deps test-deps deps-packaging run test test-inotify test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
 deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BUILD_PACKAGES)"
+
+run-deps:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(RUN_PACKAGES)"
 
 test-deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
@@ -71,7 +78,7 @@ build: deps
 	$(if $(STATIC_LIBSTDCXX_FLAGS),mkdir -p $(STATIC_LIBSTDCXX_DIR) && ln -sf $(STATIC_LIBSTDCXX) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-run: build
+run: build run-deps
 	.build/release/espressomartini run
 
 test: deps test-deps test-inotify test-plain test-thread-sanitizer test-address-sanitizer fuzz-smoke

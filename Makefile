@@ -1,6 +1,6 @@
 # espressomartini — build, run, test, install.
 #   make          release binary (.build/release/espressomartini, Swift runtime linked in statically)
-#   make run      install what is missing, build, serve the example tree
+#   make run      install what is missing (build and run-time packages), build, serve the example tree
 #   make test     install what is missing, then every test (plain, under the thread and the address
 #                 sanitizers), then a short fuzzing run of each fuzz target
 #   make fuzz     each fuzz target for FUZZ_SECONDS (default 300) with libFuzzer and the address sanitizer
@@ -49,7 +49,7 @@ TEST_PACKAGES = python3 python3-jsonschema openssl curl chromium libjavascriptco
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -81,7 +81,7 @@ build: deps
 run: build run-deps
 	.build/release/espressomartini run
 
-test: deps test-deps test-inotify test-plain test-thread-sanitizer test-address-sanitizer fuzz-smoke
+test: deps test-deps test-inotify test-plain test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
 
 # The end-to-end tests run many servers at once, each watching its tree with one inotify instance; Linux
 # allows 128 per user by default, fewer than the suite needs at its busiest under the sanitizers. Raised to
@@ -97,6 +97,11 @@ test-inotify:
 test-plain:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The release binary `make run` runs, serving the example tree: every Debian package it loads a library from
+# must be one `make run` installs (Tests/RunPackages/check-run-packages.sh).
+test-run-packages: build
+	Tests/RunPackages/check-run-packages.sh .build/release/espressomartini
 
 # Counters, delays, shut-down and parallel requests once more with the thread sanitizer: the
 # end-to-end tests then drive a sanitized server binary, which aborts on the first data race.

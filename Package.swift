@@ -27,33 +27,36 @@ let package = Package(
         .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
         // A command line read against command definitions: options, help pages, completion scripts.
         .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
-        // The JavaScript engine (§12), the only importer of JavaScriptCore: loaded on first use, one VM per
-        // script thread, the prelude giving scripts `Response`, `Body`, `cache` and `console`.
+        // JSON read with jansson: the core's `JSONParser`, converting each document into a `JSONValue` at once.
+        .target(name: "EspressoMartiniJansson", dependencies: ["EspressoMartini", "CJansson"]),
+        // The JavaScript engine (doc/scripts.md), the only importer of JavaScriptCore: the core's
+        // `ScriptEngine` and `ScriptChecker`, loaded on first use, one VM per script thread, the prelude giving
+        // scripts `Response`, `Body`, `cache` and `console`.
         .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", "CYAML", .product(name: "Logging", package: "swift-log")]),
-        // The only importer of the C libraries: the libmicrohttpd listener and sender, the jansson parser,
-        // the TLS certificate read with GnuTLS.
+        // HTTP with libmicrohttpd (one typed file owns it) and HTTPS certificates read with GnuTLS: the
+        // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniScripting", "CMicroHTTPD", "CJansson", "CGnuTLS",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS"]
         ),
+        // The commands; `run` makes the parser, the script engine, the decider and the server in one place.
         .executableTarget(
             name: "espressomartini",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniScripting", "EspressoMartiniCommandLine",
-                .product(name: "Logging", package: "swift-log"),
+                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniScripting", "EspressoMartiniJansson",
+                "EspressoMartiniCommandLine", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The core's tests; the loader's fixtures read JSON with the server module's jansson parser.
+        // The core's tests and the scripting module's, in-process and without a socket; fixtures read JSON
+        // with jansson.
         .testTarget(
             name: "EspressoMartiniTests",
-            dependencies: ["EspressoMartini", "EspressoMartiniServer", "EspressoMartiniScripting", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["EspressoMartini", "EspressoMartiniJansson", "EspressoMartiniScripting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "EspressoMartiniCommandLineTests", dependencies: ["EspressoMartiniCommandLine"]),
         .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),
-        .testTarget(name: "EspressoMartiniServerTests", dependencies: ["EspressoMartini", "EspressoMartiniServer"]),
+        // The sender and the server's request handling with fake connections and a fake script engine.
+        .testTarget(name: "EspressoMartiniServerTests", dependencies: ["EspressoMartini", "EspressoMartiniServer", "EspressoMartiniJansson"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"]),
     ]
 )
@@ -67,7 +70,7 @@ package.targets += [
     .target(name: "CFuzzerDriver", path: "Fuzz/Support/CFuzzerDriver"),
     .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", "EspressoMartini"], path: "Fuzz/Support/FuzzSupport"),
     .executableTarget(
-        name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniServer"], path: "Fuzz/Targets/TreeLoader"
+        name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"], path: "Fuzz/Targets/TreeLoader"
     ),
-    .executableTarget(name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniServer"], path: "Fuzz/Targets/RouteMatching"),
+    .executableTarget(name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"], path: "Fuzz/Targets/RouteMatching"),
 ]

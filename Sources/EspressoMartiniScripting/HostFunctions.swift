@@ -14,8 +14,7 @@ enum HostFunctions {
     private static let cacheGet: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
         guard let call = ScriptCall.current, count >= 1, let key = arguments?[0] else { return js.valueMakeUndefined(context) }
-        call.holdCache()
-        guard let value = call.cache.heldValue(forKey: ScriptVM.text(js, context, key)) else { return js.valueMakeUndefined(context) }
+        guard let value = call.cache.value(forKey: ScriptVM.text(js, context, key)) else { return js.valueMakeUndefined(context) }
         return makeString(js, context, value.compactText)
     }
 
@@ -23,12 +22,11 @@ enum HostFunctions {
     private static let cacheSet: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
         guard let call = ScriptCall.current, count >= 1, let arguments, let key = arguments[0] else { return js.valueMakeUndefined(context) }
-        call.holdCache()
         var value: JSONValue?
         if count >= 2, let text = arguments[1], case .success(let parsed) = call.parser.parse(Array(ScriptVM.text(js, context, text).utf8)) {
             value = parsed
         }
-        call.cache.setHeldValue(value, forKey: ScriptVM.text(js, context, key))
+        call.cache.setValue(value, forKey: ScriptVM.text(js, context, key))
         return js.valueMakeUndefined(context)
     }
 
@@ -36,8 +34,7 @@ enum HostFunctions {
     private static let cacheKeys: JSObjectCallAsFunctionCallback = { context, _, _, _, _, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
         guard let call = ScriptCall.current else { return makeString(js, context, "[]") }
-        call.holdCache()
-        return makeString(js, context, JSONValue.array(call.cache.heldKeys.map(JSONValue.string)).compactText)
+        return makeString(js, context, JSONValue.array(call.cache.keys.map(JSONValue.string)).compactText)
     }
 
     /// `__em_log(level, text)`: one line in the server's log, with the exchange's route.

@@ -1,14 +1,14 @@
 import EspressoMartini
 
 /// Turns what the prelude answers into the bytes sent: the script's status and headers, the content type
-/// its body implies (§2: the script's own `Content-Type` wins), then the global headers; `Body.file` and
-/// `Body.template` read their file here, inside the requests folder only. Every failure is a `500` with
+/// its body implies, then the global headers (`HTTPHeader.merging`: the script's own `Content-Type` wins);
+/// `Body.file` and `Body.template` read their file here, inside the requests folder only, and a template
+/// sees what every template sees (`ScriptJob.templateContext`). Every failure is a `500` with
 /// `{"error", "route", "line"}`.
 public enum ScriptAnswer {
     /// `failed` hears of every failure, for the log.
-    public static func make(
-        fromAnswer text: String, script: ResponseScript, globalHeaders: [HTTPHeader], parser: any JSONParser, failed: (ScriptProblem) -> Void
-    ) -> GeneratedAnswer {
+    public static func make(fromAnswer text: String, job: ScriptJob, parser: any JSONParser, failed: (ScriptProblem) -> Void) -> GeneratedAnswer {
+        let script = job.script, globalHeaders = job.answer.tree.globalHeaders
         func failure(_ problem: ScriptProblem, script: ResponseScript, globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
             failed(problem)
             return Self.failure(problem, script: script, globalHeaders: globalHeaders)
@@ -30,16 +30,12 @@ public enum ScriptAnswer {
             headers.append(HTTPHeader(name: name, value: value))
         }
         let bytes: [UInt8], derivedType: String?
-        switch content(of: body, script: script, parser: parser) {
+        switch content(of: body, job: job) {
         case .success(let made): (bytes, derivedType) = made
         case .failure(let problem): return failure(problem, script: script, globalHeaders: globalHeaders)
         }
         let hasBody = status != 204 && status != 304
-        if hasBody, let derivedType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-            headers.append(HTTPHeader(name: "Content-Type", value: derivedType))
-        }
-        let own = Set(headers.map { $0.name.lowercased() })
-        headers += globalHeaders.filter { !own.contains($0.name.lowercased()) }
+        headers = HTTPHeader.merging(own: headers, derivedContentType: hasBody ? derivedType : nil, global: globalHeaders)
         return GeneratedAnswer(statusCode: UInt32(status), headers: headers, body: hasBody ? bytes : [])
     }
 
@@ -69,7 +65,8 @@ public enum ScriptAnswer {
     }
 
     /// The body's bytes and the content type it implies.
-    private static func content(of body: [JSONMember], script: ResponseScript, parser: any JSONParser) -> Result<([UInt8], String?), ScriptProblem> {
+    private static func content(of body: [JSONMember], job: ScriptJob) -> Result<([UInt8], String?), ScriptProblem> {
+        let script = job.script
         func string(_ key: String) -> String? {
             if case .string(let value)? = body.value(key) { return value }
             return nil
@@ -88,7 +85,7 @@ public enum ScriptAnswer {
                 do throws(MustacheSyntaxError) {
                     let template = try MustacheTemplate(parsing: bytes)
                     var output: [UInt8] = []
-                    template.render(body.value("data") ?? .object([]), escaping: MustacheEscaping(contentType: type), into: &output)
+                    template.render(job.templateContext(adding: body.value("data")), escaping: MustacheEscaping(contentType: type), into: &output)
                     return .success((output, type))
                 } catch {
                     return .failure(ScriptProblem(message: "Body.template: \(path) line \(error.position.line), column \(error.position.column): \(error.message)"))

@@ -2,42 +2,27 @@ import EspressoMartini
 import Glibc
 import Logging
 
-/// What one call of a script may reach while it runs: the pan-request cache, held from the call's first
-/// use of it until the call returns, throws or is stopped (`run`), and the log. The host
-/// functions find it as the current thread's: a VM runs on one thread, and its host functions run
-/// within its calls.
+/// What one call of a script may reach while it runs: the pan-request cache (the call's use of it, which
+/// takes it on first use until the call ends) and the log. The host functions find it as the current
+/// thread's: a VM runs on one thread, and its host functions run within its calls.
 final class ScriptCall {
-    let cache: PanRequestCache
+    let cache: CacheCall
     let parser: any JSONParser
     let logger: Logger
     let route: String
-    private var holdsCache = false
 
-    init(cache: PanRequestCache, parser: any JSONParser, logger: Logger, route: String) {
+    init(cache: CacheCall, parser: any JSONParser, logger: Logger, route: String) {
         self.cache = cache
         self.parser = parser
         self.logger = logger
         self.route = route
     }
 
-    /// Takes the cache for the rest of the call, on its first use.
-    func holdCache() {
-        guard !holdsCache else { return }
-        cache.acquire()
-        holdsCache = true
-    }
-
-    /// Runs `body` as the current thread's call, then lets the cache go if the call took it.
+    /// Runs `body` as the current thread's call.
     func run<Result>(_ body: () -> Result) -> Result {
         let key = Self.key
         pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque())
-        defer {
-            pthread_setspecific(key, nil)
-            if holdsCache {
-                holdsCache = false
-                cache.release()
-            }
-        }
+        defer { pthread_setspecific(key, nil) }
         return body()
     }
 

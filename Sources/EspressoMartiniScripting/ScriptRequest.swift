@@ -9,7 +9,7 @@ import EspressoMartini
 public enum ScriptRequest {
     public static func json(_ model: RequestModel, call: Int) -> String {
         let request = model.request
-        let contentType = mediaType(of: model.headerValues("content-type").first ?? "")
+        let contentType = ContentType.mediaType(of: model.headerValues("content-type").first ?? "")
         var out: [UInt8] = []
         out.reserveCapacity(512)
         func key(_ name: StaticString) {
@@ -18,15 +18,15 @@ public enum ScriptRequest {
             out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
             out.append(contentsOf: "\":".utf8)
         }
-        key("method"); appendQuoted(request.method, to: &out)
-        key("path"); appendQuoted(request.path, to: &out)
-        key("query"); if request.rawQuery.isEmpty { out.append(contentsOf: "null".utf8) } else { appendQuoted(request.rawQuery, to: &out) }
+        key("method"); JSONStringEscaping.appendQuoted(request.method, to: &out)
+        key("path"); JSONStringEscaping.appendQuoted(request.path, to: &out)
+        key("query"); if request.rawQuery.isEmpty { out.append(contentsOf: "null".utf8) } else { JSONStringEscaping.appendQuoted(request.rawQuery, to: &out) }
         key("headers"); appendGrouped(model.headers.map { ($0.name.lowercased(), $0.value) }, to: &out)
         key("pathParameters"); appendGrouped(model.pathParameters.map { ($0.name, $0.value) }, to: &out)
         key("queryParameters"); appendGrouped(model.queryParameters.fields.map { ($0.name, $0.value) }, to: &out)
         key("formParameters")
         appendGrouped(contentType == "application/x-www-form-urlencoded" ? model.formParameters.fields.map { ($0.name, $0.value) } : [], to: &out)
-        key("contentType"); appendQuoted(contentType, to: &out)
+        key("contentType"); JSONStringEscaping.appendQuoted(contentType, to: &out)
         if yamlTypes.contains(contentType), let body = request.body, !model.bodyTooLarge, let value = YAMLReader.parse(body) {
             key("bodyYAML"); out.append(contentsOf: value.compactText.utf8)
         }
@@ -37,11 +37,6 @@ public enum ScriptRequest {
 
     /// The media types whose body the engine gets as `bodyYAML`.
     static let yamlTypes: Set<String> = ["application/yaml", "application/x-yaml", "text/yaml"]
-
-    /// `application/json; charset=utf-8` → `application/json`.
-    static func mediaType(of contentType: String) -> String {
-        String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
-    }
 
     /// Name/value pairs as an object in first-seen order; a name seen more than once gets an array.
     static func appendGrouped(_ pairs: [(String, String)], to out: inout [UInt8]) {
@@ -54,48 +49,20 @@ public enum ScriptRequest {
         out.append(UInt8(ascii: "{"))
         for (index, name) in order.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            appendQuoted(name, to: &out)
+            JSONStringEscaping.appendQuoted(name, to: &out)
             out.append(UInt8(ascii: ":"))
             let all = values[name]!
             if all.count == 1 {
-                appendQuoted(all[0], to: &out)
+                JSONStringEscaping.appendQuoted(all[0], to: &out)
             } else {
                 out.append(UInt8(ascii: "["))
                 for (position, value) in all.enumerated() {
                     if position > 0 { out.append(UInt8(ascii: ",")) }
-                    appendQuoted(value, to: &out)
+                    JSONStringEscaping.appendQuoted(value, to: &out)
                 }
                 out.append(UInt8(ascii: "]"))
             }
         }
         out.append(UInt8(ascii: "}"))
-    }
-
-    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`;
-    /// everything else copied as is, in runs.
-    static func appendQuoted(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        out.append(UInt8(ascii: "\""))
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: "\\u00".utf8)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -7,18 +7,14 @@ import Logging
 /// its timeout), static exchanges are answered at once. The threads start with the first script call;
 /// a server whose tree has no script starts none and never loads the engine. A VM is made on its
 /// thread's first call and made anew when a call comes from a reloaded tree (its scripts may have changed).
-public final class ScriptRunner: @unchecked Sendable {
-    private struct Job {
-        let script: ResponseScript
-        let request: String
-        let body: String?
-        let tree: ServingTree
-        let cache: PanRequestCache
+public final class ScriptRunner: ScriptEngine, @unchecked Sendable {
+    private struct Queued {
+        let job: ScriptJob
         let completion: @Sendable (GeneratedAnswer) -> Void
     }
 
     private struct Queue {
-        var jobs: [Job] = []
+        var jobs: [Queued] = []
         var next = 0
         var sleeping = 0
         var started = false
@@ -40,16 +36,10 @@ public final class ScriptRunner: @unchecked Sendable {
         threadCount = max(1, threads)
     }
 
-    /// Runs `script` for the request (`ScriptRequest.json`) and its body (text, nil without one), and hands
-    /// its answer to `completion`, on a script thread. The cache is taken at the call site so that whoever
-    /// serves can choose it. Any thread.
-    public func run(
-        _ script: ResponseScript, request: String, body: String?, tree: ServingTree, cache: PanRequestCache,
-        completion: @escaping @Sendable (GeneratedAnswer) -> Void
-    ) {
-        let job = Job(script: script, request: request, body: body, tree: tree, cache: cache, completion: completion)
+    /// Runs the job's script and hands its answer to `completion`, on a script thread. Any thread.
+    public func run(_ job: ScriptJob, completion: @escaping @Sendable (GeneratedAnswer) -> Void) {
         let (startThreads, wake) = queue.withLock { queue -> (Bool, Bool) in
-            queue.jobs.append(job)
+            queue.jobs.append(Queued(job: job, completion: completion))
             defer { queue.started = true }
             return (!queue.started, queue.sleeping > 0)
         }
@@ -72,10 +62,10 @@ public final class ScriptRunner: @unchecked Sendable {
     private func work() {
         var vm: ScriptVM?
         while true {
-            let (job, stopping) = take()
-            let tree = job.tree
+            let (queued, stopping) = take()
+            let job = queued.job, tree = job.answer.tree
             if stopping {
-                job.completion(.error(503, "the server is stopping", globalHeaders: tree.globalHeaders))
+                queued.completion(.error(503, "the server is stopping", globalHeaders: tree.globalHeaders))
                 continue
             }
             if vm == nil || vm?.tree !== tree || vm?.stopped == true {
@@ -84,25 +74,33 @@ public final class ScriptRunner: @unchecked Sendable {
                     vm = try ScriptVM(timeout: timeout, parser: parser)
                     vm?.tree = tree
                 } catch {
-                    job.completion(ScriptAnswer.failure(error, script: job.script, globalHeaders: tree.globalHeaders))
+                    queued.completion(ScriptAnswer.failure(error, script: job.script, globalHeaders: tree.globalHeaders))
                     continue
                 }
             }
-            job.completion(answer(job, in: vm!))
+            queued.completion(answer(job, in: vm!))
         }
     }
 
-    private func answer(_ job: Job, in vm: ScriptVM) -> GeneratedAnswer {
-        let call = ScriptCall(cache: job.cache, parser: parser, logger: logger, route: job.script.route)
-        let outcome = call.run { vm.call(job.script, request: job.request, body: job.body) }
+    /// The request goes to the engine as JSON text (`ScriptRequest`) with its body beside it; the cache is
+    /// the job's session's, held from the script's first use until the call returns; `Body.template` and
+    /// template data render after the call, with the cache as the script left it.
+    private func answer(_ job: ScriptJob, in vm: ScriptVM) -> GeneratedAnswer {
+        let requestText = ScriptRequest.json(job.model, call: job.answer.call)
+        let outcome = job.cache.withCall { cacheCall in
+            ScriptCall(cache: cacheCall, parser: parser, logger: logger, route: job.script.route).run {
+                vm.call(job.script, request: requestText, body: job.model.bodyText)
+            }
+        }
+        let globalHeaders = job.answer.tree.globalHeaders
         switch outcome {
         case .answer(let text):
-            return ScriptAnswer.make(fromAnswer: text, script: job.script, globalHeaders: job.tree.globalHeaders, parser: parser) { problem in
+            return ScriptAnswer.make(fromAnswer: text, job: job, parser: parser) { problem in
                 log(problem, of: job.script)
             }
         case .failure(let problem):
             log(problem, of: job.script)
-            return ScriptAnswer.failure(problem, script: job.script, globalHeaders: job.tree.globalHeaders)
+            return ScriptAnswer.failure(problem, script: job.script, globalHeaders: globalHeaders)
         }
     }
 
@@ -113,8 +111,8 @@ public final class ScriptRunner: @unchecked Sendable {
     }
 
     /// The next job, sleeping until there is one.
-    private func take() -> (Job, stopping: Bool) {
-        var job: Job?
+    private func take() -> (Queued, stopping: Bool) {
+        var job: Queued?
         var stopping = false
         var slept = false
         queue.wait { queue in

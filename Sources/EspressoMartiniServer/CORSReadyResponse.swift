@@ -1,20 +1,18 @@
-import CMicroHTTPD
 import EspressoMartini
 import Glibc
 import Synchronization
 
-/// With `"cors": true`, what a tree's response slot holds instead of a bare libmicrohttpd response: the
-/// shared response (its headers plus `Vary: Origin`) for requests without an `Origin`, and responses for
-/// requests with one. libmicrohttpd responses are shared between connections, so the origin, which is
-/// echoed, needs a response of its own: the first `originLimit` origins seen get one each, made once and
-/// shared like the slot's; any further origin gets a response made for its request. All of them send the
-/// same body bytes, never copied.
+/// With `"cors": true`, what a tree's response slot holds instead of a bare response: the shared response
+/// (its headers plus `Vary: Origin`) for requests without an `Origin`, and responses for requests with one.
+/// Responses are shared between connections, so the origin, which is echoed, needs a response of its own:
+/// the first `originLimit` origins seen get one each, made once and shared like the slot's; any further
+/// origin gets a response made for its request. All of them send the same body bytes, never copied.
 final class CORSReadyResponse: @unchecked Sendable {
     /// Origins that get a shared response of their own; a browser app under development has one or two.
     static let originLimit = 4
 
-    /// The libmicrohttpd response for requests without an `Origin`.
-    let shared: OpaquePointer
+    /// The response for requests without an `Origin`.
+    let shared: HTTPResponse
     private let body: UnsafeRawBufferPointer
     /// Keeps `body` alive; every response sending it retains it too.
     private let bodyOwner: AnyObject
@@ -22,19 +20,19 @@ final class CORSReadyResponse: @unchecked Sendable {
     private let headers: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
     private let originHeaders: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
     private let echoesOrigin: Bool
-    /// The origins with a shared response, and those responses, by index; entries below `originCount`
-    /// are published (never changed again), the rest are written only under `adding`.
+    /// The origins with a shared response, and those responses (retained), by index; entries below
+    /// `originCount` are published (never changed again), the rest are written only under `adding`.
     private let origins = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: originLimit)
-    private let originResponses = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: originLimit)
+    private let originResponses = UnsafeMutablePointer<Unmanaged<HTTPResponse>?>.allocate(capacity: originLimit)
     private let originCount = Atomic<Int>(0)
     /// Held while an origin's response is added (its value is unused, but not `()`: see `TreeService`).
     private let adding = Locked(false)
 
-    /// Nil when libmicrohttpd cannot make the shared response (out of memory).
+    /// Nil when the shared response cannot be made (out of memory).
     init?(body: UnsafeRawBufferPointer, owner: AnyObject, headers: [HTTPHeader]) {
         let cors = CORSHeaders(answering: headers)
         let always = headers + (cors.vary.map { [$0] } ?? [])
-        guard let shared = LibMicroHTTPDResponse.sharing(body, owner: owner, headers: always) else { return nil }
+        guard let shared = HTTPResponse(sharing: body, owner: owner, headers: always) else { return nil }
         self.shared = shared
         self.body = body
         bodyOwner = owner
@@ -44,10 +42,9 @@ final class CORSReadyResponse: @unchecked Sendable {
     }
 
     deinit {
-        MHD_destroy_response(shared)
         for index in 0..<originCount.load(ordering: .acquiring) {
             free(origins[index])
-            MHD_destroy_response(originResponses[index]!)
+            originResponses[index]!.release()
         }
         origins.deallocate()
         originResponses.deallocate()
@@ -57,34 +54,34 @@ final class CORSReadyResponse: @unchecked Sendable {
         }
     }
 
-    /// The response for a request from `origin` (a C string libmicrohttpd keeps for the request), nil when
-    /// libmicrohttpd cannot make it. `madeForRequest`: the caller destroys it once queued. Any thread.
-    func response(origin: UnsafePointer<CChar>) -> (response: OpaquePointer, madeForRequest: Bool)? {
-        if let known = sharedResponse(for: origin) { return (known, false) }
+    /// The response for a request from `origin` (a C string kept for the request), nil when it cannot be
+    /// made. Any thread.
+    func response(origin: UnsafePointer<CChar>) -> HTTPResponse? {
+        if let known = sharedResponse(for: origin) { return known }
         return adding.withLock { _ in
             // Another request may have added it meanwhile.
             let count = originCount.load(ordering: .acquiring)
-            if let known = sharedResponse(for: origin) { return (known, false) }
+            if let known = sharedResponse(for: origin) { return known }
             guard let made = make(origin: origin) else { return nil }
-            guard count < Self.originLimit, let copy = strdup(origin) else { return (made, true) }
+            guard count < Self.originLimit, let copy = strdup(origin) else { return made }
             origins[count] = copy
-            originResponses[count] = made
+            originResponses[count] = Unmanaged.passRetained(made)
             originCount.store(count + 1, ordering: .releasing)
-            return (made, false)
+            return made
         }
     }
 
-    private func sharedResponse(for origin: UnsafePointer<CChar>) -> OpaquePointer? {
+    private func sharedResponse(for origin: UnsafePointer<CChar>) -> HTTPResponse? {
         let count = originCount.load(ordering: .acquiring)
-        for index in 0..<count where strcmp(origins[index]!, origin) == 0 { return originResponses[index] }
+        for index in 0..<count where strcmp(origins[index]!, origin) == 0 { return originResponses[index]!.takeUnretainedValue() }
         return nil
     }
 
-    private func make(origin: UnsafePointer<CChar>) -> OpaquePointer? {
-        guard let response = LibMicroHTTPDResponse.sharing(body, owner: bodyOwner, headers: []) else { return nil }
-        for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
-        if echoesOrigin { _ = MHD_add_response_header(response, CORSHeaders.allowOrigin, origin) }
-        for (name, value) in originHeaders { _ = MHD_add_response_header(response, name, value) }
+    private func make(origin: UnsafePointer<CChar>) -> HTTPResponse? {
+        guard let response = HTTPResponse(sharing: body, owner: bodyOwner, headers: []) else { return nil }
+        for (name, value) in headers { response.add(name: name, value: value) }
+        if echoesOrigin { CORSHeaders.allowOrigin.withCString { response.add(name: $0, value: origin) } }
+        for (name, value) in originHeaders { response.add(name: name, value: value) }
         return response
     }
 }

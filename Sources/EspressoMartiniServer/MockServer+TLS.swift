@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import EspressoMartini
 import Logging
 
@@ -7,7 +6,7 @@ import Logging
 extension MockServer {
     /// Whether this libmicrohttpd was built with TLS and takes a certificate callback.
     public static var servesTLS: Bool {
-        MHD_is_feature_supported(.FEATURE_TLS) == .YES && MHD_is_feature_supported(.FEATURE_HTTPS_CERT_CALLBACK) == .YES
+        HTTPDaemon.servesTLS
     }
 
     /// Reads the certificate and key and makes them what handshakes present. Returns the problems found,

@@ -2,8 +2,8 @@ import EspressoMartini
 import Synchronization
 
 /// What the server remembers about one request between libmicrohttpd's calls to the access handler.
-/// libmicrohttpd hands a connection to one thread at a time, so the plain fields need no lock;
-/// `resumed` is raced for by the delay timer and shut-down, and only the winner resumes.
+/// libmicrohttpd hands a connection to one thread at a time, and a suspended one to none, so the plain
+/// fields need no lock; `resumed` is raced for by the delay timer and shut-down, and only the winner resumes.
 final class RequestState: @unchecked Sendable {
     /// When the request line arrived, for the access log; nil when the access log is off, as reading
     /// the clock for every request would then be wasted.
@@ -16,7 +16,7 @@ final class RequestState: @unchecked Sendable {
     var tree: ServingTree?
     var bodySize = 0
     /// The start of the body, up to `bodyLimit` bytes: for the journal, and whole up to
-    /// `VariantConditions.bodyLimit` for an exchange whose conditions read it.
+    /// `VariantConditions.bodyLimit` for an exchange that reads it.
     var body: [UInt8] = []
     var bodyLimit = 0
     /// The session its session header names; nil for the default session.
@@ -25,12 +25,14 @@ final class RequestState: @unchecked Sendable {
     var sessionRefusal: String?
     /// The exchange reads the body: the request carries it.
     var exchangeReadsBody = false
-    /// The decision waiting out its delay, the request it answers and the suspended connection.
+    /// The request's journal entry and the status it was recorded with, to complete it with the status sent.
+    var journalEntry: (ticket: RequestJournal.Ticket, status: Int?)?
+    /// The decision to carry out when the suspended connection resumes (after its delay, with its script's
+    /// answer), and the request it answers.
     var pending: (decision: Decision, request: Request)?
-    var connection: OpaquePointer?
+    /// The connection while it is suspended for a delay, so that shut-down can resume it.
+    var suspended: (any RequestConnection)?
     let resumed = Atomic<Bool>(false)
-    /// A script's answer, made on a script thread while the connection was suspended; sent when it resumes.
-    var scriptAnswer: GeneratedAnswer?
 
     init(query: String, timed: Bool) {
         self.query = query

@@ -1,7 +1,7 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
+import EspressoMartiniJansson
 import EspressoMartiniScripting
-import EspressoMartiniServer
 
 /// Where the tree and the server configuration come from; shared by `run`, `endpoints` and `explain`.
 struct SourceOptions {

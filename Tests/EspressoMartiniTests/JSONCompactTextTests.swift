@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 @Suite struct JSONCompactTextTests {
@@ -16,7 +16,7 @@ import Testing
         (.string("plain é 日本 😀"), #""plain é 日本 😀""#),
         (.string("quote \" backslash \\ slash /"), #""quote \" backslash \\ slash /""#),
         (.string("line\nreturn\rtab\t"), #""line\nreturn\rtab\t""#),
-        (.string("\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}"), #""\u0000\u0001\u0008\u000c\u001f\#u{7F}""#),
+        (.string("\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}"), #""\u0000\u0001\b\f\u001f\#u{7F}""#),
         (.array([]), "[]"),
         (.object([]), "{}"),
         (.array([.integer(1), .array([.null]), .object([])]), "[1,[null],{}]"),

@@ -1,5 +1,5 @@
 @testable import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// The scanner that reads a request body's value at a JSON Pointer without building the document must

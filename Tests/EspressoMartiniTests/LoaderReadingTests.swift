@@ -16,13 +16,13 @@ import Testing
             "exchanges/large/GET/large.txt": large,
         ]))
         #expect(diagnostics.all.isEmpty)
-        let bodies = (tree?.exchanges ?? []).map(\.responses[0].body)
+        let bodies = (tree?.exchanges ?? []).map { $0.responses[0].content?.body }
         #expect(bodies == [
-            .file(name: "large.txt", path: nil, size: large.utf8.count),
-            .file(name: "small.json", path: nil, size: 11),
+            ResponseBody.file(name: "large.txt", path: nil, size: large.utf8.count),
+            ResponseBody.file(name: "small.json", path: nil, size: 11),
         ])
         let exchanges = tree?.exchanges ?? []
-        #expect(exchanges.map { tree?.path(ofFile: $0.responses[0].body.fileName ?? "", at: nil, in: $0) } == [
+        #expect(exchanges.map { tree?.path(ofFile: $0.responses[0].content?.body.fileName ?? "", at: nil, in: $0) } == [
             root + "/exchanges/large/GET/large.txt", root + "/exchanges/small/GET/small.json",
         ])
     }

@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// The request model conditions read (§10): every part as received, parsed on first use.

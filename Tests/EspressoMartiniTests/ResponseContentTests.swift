@@ -20,12 +20,12 @@ import Testing
         (.inline(.null), "application/json"),
     ])
     func bodyDerivesContentType(_ body: ResponseBody, _ type: String) {
-        #expect(ConfiguredResponse(body: body).derivedContentType == type)
+        #expect(ResponseContent(body: body).derivedContentType == type)
     }
 
     @Test func noBodyDerivesNoContentType() {
-        #expect(ConfiguredResponse().derivedContentType == nil)
-        #expect(ConfiguredResponse().effectiveHeaders(global: []) == [])
+        #expect(ResponseContent().derivedContentType == nil)
+        #expect(ResponseContent().effectiveHeaders(global: []) == [])
     }
 
     struct PrecedenceCase: Sendable, CustomTestStringConvertible {
@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: precedence)
     func headersFollowPrecedence(_ testCase: PrecedenceCase) {
-        let response = ConfiguredResponse(headers: testCase.own, body: testCase.body)
+        let response = ResponseContent(headers: testCase.own, body: testCase.body)
         #expect(response.effectiveHeaders(global: testCase.global) == testCase.expected)
     }
 
@@ -87,7 +87,7 @@ import Testing
             LoaderErrorCase.configuration: #"{"body": "# + bodyJSON + "}",
         ]))
         #expect(diagnostics.all.isEmpty)
-        let body = try #require(tree?.exchanges.first?.responses.first?.body)
+        let body = try #require(tree?.exchanges.first?.responses.first?.content?.body)
         #expect(body.inlineBytes == Array(sent.utf8))
     }
 

@@ -1,5 +1,5 @@
 @testable import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Logging
 import Testing
 

@@ -160,9 +160,9 @@ import Testing
             symlinks: ["exchanges/a/GET/link.txt": "../../shared/two.txt"]
         ))
         #expect(diagnostics.all.isEmpty)
-        let bodies = try #require(tree?.exchanges.first).responses.map(\.body)
+        let bodies = try #require(tree?.exchanges.first).responses.map { $0.content?.body }
         #expect(bodies == [
-            .file(name: "data/one.json", path: root + "/exchanges/a/GET/data/one.json", size: 1),
+            ResponseBody.file(name: "data/one.json", path: root + "/exchanges/a/GET/data/one.json", size: 1),
             .file(name: "../../shared/two.txt", path: root + "/exchanges/shared/two.txt", size: 2),
             .file(name: "link.txt", path: root + "/exchanges/shared/two.txt", size: 2),
         ])

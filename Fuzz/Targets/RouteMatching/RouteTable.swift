@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 
 /// The fixed routes every input is matched against: the precedence examples of doc/matching.md and the example
 /// tree's shapes, with several methods per path, `HEAD` without `GET` and `GET` without `HEAD`, a root
@@ -51,7 +51,7 @@ enum RouteTable {
     static let serving: ServingTree = {
         let exchanges = routes.map { Exchange(method: $0.method, route: $0.pattern, methodFolderName: $0.method.name, responses: [ConfiguredResponse()]) }
         let tree = ExchangeTree(exchanges: exchanges, trie: trie, folder: "", realFolder: "")
-        return ServingTree(tree, counters: CallCounters(), configuration: configuration, releaseBuilt: { _ in })
+        return ServingTree(tree, counters: CallCounters(), configuration: configuration)
     }()
 
     static let decider = Decider(configuration: configuration, admin: nil, parser: JanssonParser())

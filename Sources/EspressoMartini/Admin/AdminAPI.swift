@@ -3,34 +3,32 @@
 public struct AdminAPI: Sendable {
     private struct Endpoint: Sendable {
         let allowed: [HTTPMethod]
-        let answer: @Sendable (AdminAPI, Request, ServingTree) -> GeneratedAnswer
+        let answer: @Sendable (AdminAPI, Request, ServingTree, Decider) -> GeneratedAnswer
     }
 
     private static let endpoints: [String: Endpoint] = [
-        "health": Endpoint(allowed: [.get, .head]) { api, _, tree in api.health(tree) },
-        "exchanges": Endpoint(allowed: [.get, .head]) { api, request, tree in api.exchangeList(request, tree) },
-        "reset": Endpoint(allowed: [.post]) { api, request, tree in api.reset(request, tree) },
-        "reload": Endpoint(allowed: [.post]) { api, _, _ in api.reload() },
-        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.requests(request) },
-        "explain": Endpoint(allowed: [.get, .head]) { api, request, tree in api.explain(request, tree) },
-        "cache": Endpoint(allowed: [.get, .head, .delete]) { api, request, _ in api.cache(request) },
+        "health": Endpoint(allowed: [.get, .head]) { api, _, tree, _ in api.health(tree) },
+        "exchanges": Endpoint(allowed: [.get, .head]) { api, request, tree, _ in api.exchangeList(request, tree) },
+        "reset": Endpoint(allowed: [.post]) { api, request, tree, _ in api.reset(request, tree) },
+        "reload": Endpoint(allowed: [.post]) { api, _, _, _ in api.reload() },
+        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _, _ in api.requests(request) },
+        "explain": Endpoint(allowed: [.get, .head]) { api, request, tree, decider in api.explain(request, tree, decider) },
+        "cache": Endpoint(allowed: [.get, .head, .delete]) { api, request, _, _ in api.cache(request) },
     ]
 
     private let service: TreeService
     private let journal: RequestJournal
     private let globalHeaders: [HTTPHeader]
-    /// Reads request bodies as JSON for the conditions an explanation checks.
-    private let parser: any JSONParser
 
-    public init(service: TreeService, journal: RequestJournal, parser: any JSONParser) {
+    public init(service: TreeService, journal: RequestJournal) {
         self.service = service
         self.journal = journal
-        self.parser = parser
         globalHeaders = service.configuration.headers
     }
 
-    /// The answer to a request whose path starts with the admin prefix. `reload` blocks for the load.
-    public func answer(_ request: Request, tree: ServingTree) -> GeneratedAnswer {
+    /// The answer to a request whose path starts with the admin prefix; `decider` plans the requests it
+    /// explains. `reload` blocks for the load.
+    public func answer(_ request: Request, tree: ServingTree, decider: Decider) -> GeneratedAnswer {
         let segments = request.segments.segments
         guard segments.count == 2, let endpoint = Self.endpoints[segments[1]] else {
             let known = Self.endpoints.keys.sorted().joined(separator: ", ")
@@ -40,7 +38,7 @@ public struct AdminAPI: Sendable {
             let allow = HTTPHeader(name: "Allow", value: endpoint.allowed.map(\.name).joined(separator: ", "))
             return .error(405, "use \(allow.value) for /\(segments.joined(separator: "/"))", extraHeaders: [allow], globalHeaders: globalHeaders)
         }
-        return endpoint.answer(self, request, tree)
+        return endpoint.answer(self, request, tree, decider)
     }
 
     /// The methods the admin endpoint `request` names answers; nil for a path that names none.
@@ -53,7 +51,7 @@ public struct AdminAPI: Sendable {
     private func health(_ tree: ServingTree) -> GeneratedAnswer {
         .json(200, .object([
             JSONMember(key: "status", value: .string("ok")),
-            JSONMember(key: "exchanges", value: .integer(Int64(tree.tree.exchanges.count))),
+            JSONMember(key: "exchanges", value: .integer(Int64(tree.exchangeTree.exchanges.count))),
         ]), globalHeaders: globalHeaders)
     }
 
@@ -66,7 +64,7 @@ public struct AdminAPI: Sendable {
     private func exchangeList(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
         let named = Self.sessionName(request)
         let session = named.flatMap { service.sessions.existing(named: $0) }
-        let list = tree.tree.exchanges.enumerated().map { index, exchange in
+        let list = tree.exchangeTree.exchanges.enumerated().map { index, exchange in
             let calls = (0..<exchange.counterCount).map { variant in
                 guard named != nil else { return tree.counter(exchangeAt: index, variant: variant).value }
                 return session?.calls(for: exchange.counterKey(variant)) ?? 0
@@ -105,12 +103,12 @@ public struct AdminAPI: Sendable {
             return .empty(204, globalHeaders: globalHeaders)
         case (let method?, let route?):
             let pattern = RoutePattern(parsing: route)
-            guard let index = tree.tree.exchanges.firstIndex(where: {
+            guard let index = tree.exchangeTree.exchanges.firstIndex(where: {
                 $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
             }) else {
                 return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: globalHeaders)
             }
-            let exchange = tree.tree.exchanges[index]
+            let exchange = tree.exchangeTree.exchanges[index]
             for variant in 0..<exchange.counterCount {
                 if named == nil {
                     tree.counter(exchangeAt: index, variant: variant).reset()
@@ -157,14 +155,17 @@ public struct AdminAPI: Sendable {
 
     /// `explain?method=M&path=P` (P a path with its own percent-encoded query, as on a request line): what
     /// the tree in service would answer, with its live counters, the admin request's headers standing for
-    /// the explained request's, and no body. The same JSON as `explain --json`.
-    private func explain(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
+    /// the explained request's, and no body. The same JSON as `explain --json`. The counters are those of the
+    /// session `?session=NAME` names, else of the one the admin request's session header names, else the
+    /// default session's; a session not kept has all its counters at 0.
+    private func explain(_ request: Request, _ tree: ServingTree, _ decider: Decider) -> GeneratedAnswer {
         let query = request.queryParameters
         guard let method = query.first(named: "method"), let path = query.first(named: "path") else {
             return .error(400, "give 'method' and 'path': explain?method=GET&path=/users/42", globalHeaders: globalHeaders)
         }
         let target = RequestTarget(path)
-        let explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
-        return .json(200, Explanation(explaining: explained, in: tree, parser: parser).json, globalHeaders: globalHeaders)
+        var explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
+        explained.session = Self.sessionName(request).map { service.sessions.existing(named: $0) ?? Session(name: $0) } ?? request.session
+        return .json(200, Explanation(explaining: explained, in: tree, decider: decider).json, globalHeaders: globalHeaders)
     }
 }

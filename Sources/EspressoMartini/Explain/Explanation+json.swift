@@ -3,6 +3,7 @@ extension Explanation {
     /// does not apply).
     ///
     ///     {"method": "GET", "path": "/products/7", "query": "page=2", "status": 200, "outcome": "exchange",
+    ///      "session": null,
     ///      "exchange": {"method", "route", "folder"}, "variant": 0, "sequence": "repeat_last",
     ///      "response": {"position", "count", "calls", "status_code", "response_file" | "body", "delay"},
     ///      "variants": [{"variant", "when", "result": "holds" | "fails" | "not_tried", "mismatch"}],
@@ -10,20 +11,17 @@ extension Explanation {
     ///      "allowed": [...], "closest": ["GET /products/{id}"]}
     public var json: JSONValue {
         var allowed: [HTTPMethod] = []
-        if case .methodNotAllowed(let methods) = outcome { allowed = methods }
-        var variantNumber: JSONValue = .null
-        switch outcome {
-        case .exchange(_, let variant?, _), .sequenceOver(_, let variant?): variantNumber = .integer(Int64(variant))
-        default: break
-        }
+        if case .methodNotAllowed(let methods) = plan { allowed = methods }
+        if case .preflight(let methods) = plan { allowed = methods }
         return .object([
             JSONMember(key: "method", value: .string(request.method)),
             JSONMember(key: "path", value: .string(request.path)),
             JSONMember(key: "query", value: .string(request.rawQuery)),
+            JSONMember(key: "session", value: request.session.map { .string($0.name) } ?? .null),
             JSONMember(key: "status", value: statusCode.map { .integer(Int64($0)) } ?? .null),
-            JSONMember(key: "outcome", value: .string(outcome.name)),
+            JSONMember(key: "outcome", value: .string(plan.name)),
             JSONMember(key: "exchange", value: exchange.map(Self.json(exchange:)) ?? .null),
-            JSONMember(key: "variant", value: variantNumber),
+            JSONMember(key: "variant", value: choice?.variant.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "sequence", value: sequenceMode.map { .string($0.rawValue) } ?? .null),
             JSONMember(key: "response", value: responseJSON),
             JSONMember(key: "variants", value: .array(variantsJSON)),
@@ -43,16 +41,12 @@ extension Explanation {
 
     private var responseJSON: JSONValue {
         guard let response, let (position, count) = sequencePosition else { return .null }
-        var members = [
+        let members = [
             JSONMember(key: "position", value: .integer(Int64(position))),
             JSONMember(key: "count", value: .integer(Int64(count))),
             JSONMember(key: "calls", value: .integer(Int64(calls))),
-            JSONMember(key: "status_code", value: .integer(Int64(response.statusCode))),
         ]
-        if let name = response.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
-        if case .inline(let value) = response.body { members.append(JSONMember(key: "body", value: value)) }
-        if let script = response.script { members.append(script.sourceMember) }
-        return .object(members + response.sendingMembers)
+        return .object(members + response.answerMembers() + response.sendingMembers)
     }
 
     private var variantsJSON: [JSONValue] {

@@ -12,6 +12,7 @@ extension Explanation {
     ///       /products/** (GET): less specific than /products/{id}
     public var text: String {
         var lines = [request.method + " " + request.path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)]
+        if let session = request.session { lines.append("session:  " + session.name) }
         lines.append("answer:   " + answerLine)
         if let exchange { lines.append("folder:   " + exchange.folder) }
         if let response {
@@ -31,7 +32,7 @@ extension Explanation {
                 lines.append("  \(other.route) (\(methods)): " + describe(other.reason))
             }
         }
-        if outcome == .notFound {
+        if case .notFound = plan {
             lines.append("closest routes:" + (closest.isEmpty ? " none" : ""))
             lines += closest.map { "  \($0.method.name) \($0.route)" }
         }
@@ -39,30 +40,33 @@ extension Explanation {
     }
 
     private var answerLine: String {
-        switch outcome {
-        case .exchange(let index, let variant, _):
-            let exchange = tree.exchanges[index]
-            var line = "\(statusCode ?? 0) from \(exchange.method.name) \(exchange.route)"
+        switch plan {
+        case .exchange(let choice) where choice.position == nil:
+            let exchange = tree.exchanges[choice.exchange]
+            let which = choice.variant.map { ", variant \($0 + 1) of \(exchange.variants.count)" } ?? ""
+            return "410 from \(exchange.method.name) \(exchange.route)\(which): its 'once' sequence has served all \(calls) calls"
+        case .exchange(let choice):
+            let exchange = tree.exchanges[choice.exchange]
+            var line = "\(statusCode.map(String.init) ?? "a script's answer") from \(exchange.method.name) \(exchange.route)"
             if request.knownMethod == .head, exchange.method == .get { line += " (HEAD answered as GET, without the body)" }
-            if let variant { line += ", variant \(variant + 1) of \(exchange.variants.count)" }
+            if let variant = choice.variant { line += ", variant \(variant + 1) of \(exchange.variants.count)" }
             if let (position, count) = sequencePosition { line += ", response \(position + 1) of \(count)" }
             if let mode = sequenceMode, mode != .repeatLast { line += " (sequence \(mode.rawValue))" }
             return line
-        case .sequenceOver(let index, let variant):
-            let exchange = tree.exchanges[index]
-            let which = variant.map { ", variant \($0 + 1) of \(exchange.variants.count)" } ?? ""
-            return "410 from \(exchange.method.name) \(exchange.route)\(which): its 'once' sequence has served all \(calls) calls"
-        case .noVariant(let index):
+        case .noVariant(let index, _):
             let exchange = tree.exchanges[index]
             return "404, no variant of \(exchange.method.name) \(exchange.route) holds"
         case .methodNotAllowed(let allowed):
             let methods = allowed.map(\.name).joined(separator: ", ")
             return "405, no route matching the path has a \(request.method) exchange; allowed: \(methods)"
+        case .preflight(let allowed):
+            let methods = allowed.map(\.name).joined(separator: ", ")
+            return "204, a CORS preflight the server answers (cors is on); allowed: \(methods)"
         case .notFound:
             return "404, no route matches the path"
         case .dotSegment:
             return "400, the path has a '.' or '..' segment"
-        case .adminAPI:
+        case .admin:
             return "the admin API (/\(Decider.adminPrefix)) answers"
         }
     }

@@ -1,140 +1,114 @@
-/// Why a request would get the answer it gets (§15), without answering it: the exchange, variant and
-/// response that would answer (as `Decider.decide` chooses them), the other routes that match the path
-/// and why they lose, each variant's first failing condition, and for a path no route matches the
-/// closest routes. Pure: it reads the tree and the counters, and moves nothing.
+/// Why a request would get the answer it gets (doc/command-line.md, `explain`), without answering it: the
+/// decider's own `plan` (the exchange, variant and response that would answer, a `405`, a CORS preflight,
+/// …), and around it the other routes that match the path and why they lose, each variant's first failing
+/// condition, and for a path no route matches the closest routes. Pure: it reads the tree and the counters,
+/// and moves nothing.
 public struct Explanation: Sendable {
     public let request: Request
     public let tree: ExchangeTree
-    public let outcome: Outcome
-    /// For an exchange chosen by its route (`exchange`, `noVariant`): each of its variants in file
-    /// order; empty otherwise.
+    /// What the server would do, as `Decider.plan` says.
+    public let plan: Plan
+    /// For an exchange chosen by its route: each of its variants in file order; empty otherwise.
     public let variants: [VariantVerdict]
     /// The routes other than the chosen one that match the path, most specific first (byte-wise among
     /// equals), with their methods and why they do not answer.
     public let otherRoutes: [OtherRoute]
     /// For `notFound`: up to three exchanges whose routes are most like the path.
     public let closest: [Exchange]
-    /// Calls counted so far by the counter that would move (0 where none would).
-    public let calls: Int
 
-    /// Explains `request` against `tree`. `calls(exchange, variant)` reads a counter (variant 0 for an
-    /// exchange without variants): the tree in service passes its live ones, the command line every one
-    /// at 0. With `adminAPI`, paths under the admin prefix are the admin API's.
-    public init(
-        explaining request: Request, in tree: ExchangeTree, parser: any JSONParser, adminAPI: Bool,
-        calls: (_ exchange: Int, _ variant: Int) -> Int = { _, _ in 0 }
-    ) {
+    /// Explains `request` against `tree` with the counters of `request.session` (the default session's
+    /// without), as `decider` plans it.
+    public init(explaining request: Request, in tree: ServingTree, decider: Decider) {
         self.request = request
-        self.tree = tree
-        var variants: [VariantVerdict] = []
-        var counted = 0
-        let segments = request.segments
-        if segments.hasDotSegment {
-            outcome = .dotSegment
-        } else if adminAPI, segments.startsWith(segment: Decider.adminPrefix) {
-            outcome = .adminAPI
-        } else {
-            switch tree.resolve(segments, method: request.knownMethod) {
-            case .exchange(let index):
-                let exchange = tree.exchanges[index]
-                if exchange.variants.isEmpty {
-                    counted = calls(index, 0)
-                    outcome = exchange.sequence.position(forCall: counted, count: exchange.responses.count)
-                        .map { .exchange(index, variant: nil, response: $0) } ?? .sequenceOver(index, variant: nil)
-                } else {
-                    let model = RequestModel(request, route: exchange.route, parser: parser)
-                    var answering: Int?
-                    for variant in exchange.variants {
-                        if answering != nil {
-                            variants.append(.notTried)
-                        } else if let mismatch = variant.conditions.firstMismatch(for: model) {
-                            variants.append(.fails(mismatch))
-                        } else {
-                            answering = variants.count
-                            variants.append(.holds)
-                        }
-                    }
-                    if let answering {
-                        let chosen = exchange.variants[answering]
-                        counted = calls(index, answering)
-                        outcome = chosen.sequence.position(forCall: counted, count: chosen.responses.count)
-                            .map { .exchange(index, variant: answering, response: chosen.responses.lowerBound + $0) }
-                            ?? .sequenceOver(index, variant: answering)
-                    } else {
-                        outcome = .noVariant(index)
-                    }
-                }
-            case .methodNotAllowed(let methods):
-                outcome = .methodNotAllowed(methods)
-            case .notFound:
-                outcome = .notFound
-            }
-        }
-        self.variants = variants
-        self.calls = counted
-        closest = outcome == .notFound ? tree.closest(to: segments.segments, method: request.method) : []
-        otherRoutes = Self.otherRoutes(of: request, in: tree, outcome: outcome)
+        self.tree = tree.exchangeTree
+        plan = decider.plan(request, tree: tree)
+        variants = Self.verdicts(of: plan, in: tree.exchangeTree, request: request, parser: decider.parser)
+        closest = if case .notFound = plan { tree.exchangeTree.closest(to: request.segments.segments, method: request.method) } else { [] }
+        otherRoutes = Self.otherRoutes(of: request, in: tree.exchangeTree, plan: plan)
     }
 
-    /// Explains `request` against the tree in service, with its live counters; the admin API is on.
-    public init(explaining request: Request, in tree: ServingTree, parser: any JSONParser) {
-        self.init(explaining: request, in: tree.tree, parser: parser, adminAPI: true) { exchange, variant in
-            tree.counter(exchangeAt: exchange, variant: variant).value
+    /// Each variant of the chosen exchange: the one that answers holds, those before it fail on their first
+    /// failing condition, those after it are not tried.
+    private static func verdicts(of plan: Plan, in tree: ExchangeTree, request: Request, parser: any JSONParser) -> [VariantVerdict] {
+        guard let index = plan.exchangeIndex, case let exchange = tree.exchanges[index], !exchange.variants.isEmpty else { return [] }
+        var answering: Int?
+        let model: RequestModel
+        switch plan {
+        case .exchange(let choice):
+            answering = choice.variant
+            model = choice.model ?? RequestModel(request, route: exchange.route, parser: parser)
+        case .noVariant(_, let planned): model = planned
+        default: return []
+        }
+        return exchange.variants.indices.map { variant in
+            if let answering, variant > answering { return .notTried }
+            if variant == answering { return .holds }
+            return exchange.variants[variant].conditions.firstMismatch(for: model).map(VariantVerdict.fails) ?? .holds
         }
     }
 
     /// The exchange chosen by its route, answering or not.
     public var exchange: Exchange? {
-        switch outcome {
-        case .exchange(let index, _, _), .noVariant(let index), .sequenceOver(let index, _): tree.exchanges[index]
-        default: nil
-        }
+        plan.exchangeIndex.map { tree.exchanges[$0] }
+    }
+
+    /// The choice, when an exchange's sequence answers (or has run out).
+    public var choice: ExchangeChoice? {
+        if case .exchange(let choice) = plan { return choice }
+        return nil
     }
 
     /// The response that would answer.
     public var response: ConfiguredResponse? {
-        guard case .exchange(let index, _, let position) = outcome else { return nil }
-        return tree.exchanges[index].responses[position]
+        guard let choice, let position = choice.position else { return nil }
+        return tree.exchanges[choice.exchange].responses[position]
     }
+
+    /// Calls counted so far by the counter that would move (0 where none would).
+    public var calls: Int { choice?.calls ?? 0 }
 
     /// The sequence mode of the sequence that answers (or has run out).
     public var sequenceMode: SequenceMode? {
-        switch outcome {
-        case .exchange(let index, let variant, _), .sequenceOver(let index, let variant): tree.exchanges[index].sequenceMode(variant: variant)
-        default: nil
-        }
+        choice.map { tree.exchanges[$0.exchange].sequenceMode(variant: $0.variant) }
     }
 
     /// The response's 0-based position in its sequence (its variant's, with variants), and the sequence's length.
     public var sequencePosition: (index: Int, count: Int)? {
-        guard case .exchange(let index, let variant, let position) = outcome else { return nil }
-        let exchange = tree.exchanges[index]
-        guard let variant else { return (position, exchange.responses.count) }
-        let range = exchange.variants[variant].responses
-        return (position - range.lowerBound, range.count)
+        guard let choice, let position = choice.position else { return nil }
+        return tree.exchanges[choice.exchange].sequencePosition(of: position, variant: choice.variant)
     }
 
-    /// The status the request would get; nil for the admin API's answers.
+    /// Whether an exchange would answer (or the server itself, for a CORS preflight): `explain` exits 0.
+    public var isAnswered: Bool {
+        switch plan {
+        case .exchange(let choice): choice.position != nil
+        case .preflight: true
+        default: false
+        }
+    }
+
+    /// The status the request would get; nil for the admin API's answers and a script's.
     public var statusCode: Int? {
-        switch outcome {
-        case .exchange: response?.statusCode
+        switch plan {
+        case .exchange(let choice) where choice.position == nil: 410
+        case .exchange: response?.content?.statusCode
         case .noVariant, .notFound: 404
-        case .sequenceOver: 410
         case .methodNotAllowed: 405
+        case .preflight: 204
         case .dotSegment: 400
-        case .adminAPI: nil
+        case .admin: nil
         }
     }
 
     /// Every route but the chosen one that matches the path, grouped by spelling, most specific first.
     /// One that has an exchange for the method searched (`GET` for a `HEAD` answered as `GET`) loses on
     /// precedence; any other lacks the method.
-    private static func otherRoutes(of request: Request, in tree: ExchangeTree, outcome: Outcome) -> [OtherRoute] {
+    private static func otherRoutes(of request: Request, in tree: ExchangeTree, plan: Plan) -> [OtherRoute] {
         let chosen: Exchange?
-        switch outcome {
-        case .exchange(let index, _, _), .noVariant(let index), .sequenceOver(let index, _): chosen = tree.exchanges[index]
-        case .methodNotAllowed: chosen = nil
-        case .notFound, .dotSegment, .adminAPI: return []
+        switch plan {
+        case .exchange, .noVariant: chosen = plan.exchangeIndex.map { tree.exchanges[$0] }
+        case .methodNotAllowed, .preflight: chosen = nil
+        case .notFound, .dotSegment, .admin: return []
         }
         let path = request.segments.segments
         var routes: [(route: RoutePattern, methods: [HTTPMethod])] = []

@@ -19,13 +19,16 @@ public struct JournalEntry: Sendable, Equatable {
     public let route: String?
     public let variant: Int?
     public let response: Int?
-    public let status: Int
-    /// The session its session header named (§14); nil for the default session.
+    /// The status sent; nil while it is not known yet (a script still running).
+    public internal(set) var status: Int?
+    /// The session its session header named (doc/faults-and-sessions.md); nil for the default session.
     public let session: String?
+    /// Its place in the order of recording, set by `RequestJournal.record`.
+    var ticket = 0
 
     public init(
         time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
-        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int, session: String? = nil
+        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int?, session: String? = nil
     ) {
         self.session = session
         self.time = time
@@ -53,7 +56,7 @@ public struct JournalEntry: Sendable, Equatable {
             JSONMember(key: "route", value: route.map(JSONValue.string) ?? .null),
             JSONMember(key: "variant", value: variant.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "response", value: response.map { .integer(Int64($0)) } ?? .null),
-            JSONMember(key: "status", value: .integer(Int64(status))),
+            JSONMember(key: "status", value: status.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "session", value: session.map(JSONValue.string) ?? .null),
         ])
     }

@@ -1,7 +1,8 @@
-/// A request as conditions and templates (and later scripts) read it: each part parsed on first use and
-/// kept for the request, so several conditions, variants and templates share one parse. Built only for
-/// exchanges that read the request; a static exchange's request never makes one. One per request, on one thread.
-public final class RequestModel: VariantInput {
+/// A request as conditions, templates and scripts read it: each part parsed on first use and kept for the
+/// request, so several conditions, variants and templates share one parse. Built only for exchanges that
+/// read the request; a static exchange's request never makes one. One per request, used by one thread at a
+/// time (a script's thread takes it over while the request's connection is suspended), hence sendable.
+public final class RequestModel: VariantInput, @unchecked Sendable {
     public let request: Request
     /// The route that answers, whose `{name}` captures are the path parameters.
     public let route: RoutePattern

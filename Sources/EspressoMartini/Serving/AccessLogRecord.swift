@@ -13,11 +13,14 @@ public struct AccessLogRecord: Sendable {
     public let responseCount: Int
     /// Time from arrival to answer, in hundredths of a millisecond.
     public let hundredthsOfMilliseconds: Int
+    /// The session its session header named; nil for the default session.
+    public let session: String?
 
     public init(
         method: String, path: String, status: UInt32, exchange: Exchange?, variant: Int? = nil, position: Int, responseCount: Int,
-        hundredthsOfMilliseconds: Int
+        hundredthsOfMilliseconds: Int, session: String? = nil
     ) {
+        self.session = session
         self.variant = variant
         self.method = method
         self.path = path
@@ -30,13 +33,13 @@ public struct AccessLogRecord: Sendable {
 
     /// The most bytes `write(into:)` writes.
     public var longestLine: Int {
-        // Plus the exchange's method (7 bytes at most), `variant `, the separators and `ms`: 32 bytes are plenty.
-        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + 5 * LineBuffer.decimalLimit + 32
+        // Plus the exchange's method (7 bytes at most), `variant `, ` session `, the separators and `ms`: 48 bytes are plenty.
+        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + (session?.utf8.count ?? 0) + 5 * LineBuffer.decimalLimit + 48
     }
 
     /// Writes `GET /users/42 200 GET /users/{id} 2/3 0.12ms` (`POST /login 401 POST /login variant 2 1/1
     /// 0.10ms` for a variant; `-` in place of the exchange, its position and count when no exchange
-    /// answered), byte by byte: no string is built.
+    /// answered; ` session NAME` at the end for a request in a session), byte by byte: no string is built.
     public func write(into line: inout LineBuffer) {
         line.append(method)
         line.append(UInt8(ascii: " "))
@@ -65,6 +68,10 @@ public struct AccessLogRecord: Sendable {
         line.append(UInt8(ascii: "."))
         line.appendDecimal(hundredthsOfMilliseconds % 100, digits: 2)
         line.append("ms" as StaticString)
+        if let session {
+            line.append(" session " as StaticString)
+            line.append(session)
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 /// Answering a CORS preflight (§16): an `OPTIONS` request with `Access-Control-Request-Method`, on a route
 /// that has no `OPTIONS` exchange. Pure; the `Decider` asks it only when `"cors": true`.
 public enum CORSPreflight {
+    /// Whether `request` is a preflight: `OPTIONS` with `Access-Control-Request-Method`.
+    public static func isPreflight(_ request: Request) -> Bool {
+        request.knownMethod == .options && request.headers.firstValue(named: "Access-Control-Request-Method") != nil
+    }
+
     /// How long a browser may keep the preflight's answer, in seconds (Chromium caps it at 7200).
     public static let maxAgeSeconds = 7200
 
-    /// The `204` for a preflight to a route whose exchanges answer `methods`; nil when `request` is no
-    /// preflight (no `Access-Control-Request-Method`), which is then answered as any other request.
-    /// The origin headers (`Access-Control-Allow-Origin` and the rest) are added with every answer's.
-    public static func answer(_ request: Request, allowing methods: [HTTPMethod], globalHeaders: [HTTPHeader]) -> GeneratedAnswer? {
-        guard request.knownMethod == .options, request.headers.firstValue(named: "Access-Control-Request-Method") != nil else { return nil }
+    /// The `204` for a preflight to a route whose exchanges answer `methods`. The origin headers
+    /// (`Access-Control-Allow-Origin` and the rest) are added with every answer's.
+    public static func answer(_ request: Request, allowing methods: [HTTPMethod], globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
         var headers = [
             HTTPHeader(name: "Access-Control-Allow-Methods", value: methods.map(\.name).joined(separator: ", ")),
         ]
@@ -16,8 +19,6 @@ public enum CORSPreflight {
             headers.append(HTTPHeader(name: "Access-Control-Allow-Headers", value: requested))
         }
         headers.append(HTTPHeader(name: "Access-Control-Max-Age", value: String(maxAgeSeconds)))
-        let own = Set(headers.map { $0.name.lowercased() })
-        headers += globalHeaders.filter { !own.contains($0.name.lowercased()) }
-        return GeneratedAnswer(statusCode: 204, headers: headers, body: [])
+        return GeneratedAnswer(statusCode: 204, headers: HTTPHeader.merging(own: headers, global: globalHeaders), body: [])
     }
 }

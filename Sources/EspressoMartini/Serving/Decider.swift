@@ -1,98 +1,160 @@
-/// Decides every answer: the admin API, `400` for dot segments, then the tree (most specific route
-/// first, `405` or `404` when none answers), the call counter and the delay. Pure and synchronous: it
-/// reads the request, moves one counter and returns; the sender does the rest. A class: the server calls it
-/// for every request, and a struct holding an existential would be copied at each call.
+/// Decides every answer, in two steps. `plan` is pure: the admin API, `400` for dot segments, then the
+/// tree (most specific route first, the first variant whose conditions hold, `405`, a CORS preflight or
+/// `404` when none answers) and where the chosen sequence stands; it moves nothing, and `explain` reports
+/// it as it is. `commit` carries a plan out: the call counter steps (one atomic step), a template renders,
+/// the delay is drawn, and the `Decision` says what the sender puts on the wire. A class: the server calls
+/// it for every request, and a struct holding existentials would be copied at each call.
 public final class Decider: Sendable {
-    /// The admin API's path prefix (§5), as the request's first segment.
+    /// The admin API's path prefix (doc/admin-api.md), as the request's first segment.
     public static let adminPrefix: StaticString = "__espressomartini"
 
     private let globalHeaders: [HTTPHeader]
-    /// Nil when the admin API is off: its paths are then routed like any other.
+    /// Whether the admin prefix is the admin API's (`"admin": true`); else its paths are routed like any other.
+    private let reservesAdminPrefix: Bool
+    /// Answers the admin API; nil where nothing is served (`explain` on the command line).
     private let admin: AdminAPI?
     /// Reads request bodies as JSON for the conditions and templates that ask.
     let parser: any JSONParser
-    /// What templates see beside the request.
-    let templates: TemplateEnvironment
+    /// What templates and scripts see beside the request.
+    public let templates: TemplateEnvironment
     /// `"cors": true`: an `OPTIONS` preflight to a route without an `OPTIONS` exchange gets a `204`.
     private let cors: Bool
 
     public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser, templates: TemplateEnvironment = TemplateEnvironment()) {
         globalHeaders = configuration.headers
         cors = configuration.cors
+        reservesAdminPrefix = configuration.admin
         self.admin = admin
         self.parser = parser
         self.templates = templates
     }
 
-    /// The answer to `request` from `tree`, with the counters of `request.session` (the default ones
-    /// without). An exchange's call counter moves here, in one atomic step, so
-    /// the caller must carry out the decision it gets (a request decided is a call counted).
+    /// The answer to `request` from `tree`, with the counters of `request.session` (the default session's
+    /// without): `commit(plan(…))`. The caller must carry out the decision it gets (a request decided is a
+    /// call counted).
     public func decide(_ request: Request, tree: ServingTree) -> Decision {
+        commit(plan(request, tree: tree), for: request, tree: tree)
+    }
+
+    /// What `request` would get from `tree` now, with the counters of `request.session`. Moves nothing.
+    public func plan(_ request: Request, tree: ServingTree) -> Plan {
         let segments = request.segments
-        if segments.hasDotSegment {
-            return .generated(.error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
-        }
-        if let admin, segments.startsWith(segment: Self.adminPrefix) {
-            if cors, let methods = admin.allowedMethods(for: request),
-               let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
-                return .admin(preflight)
-            }
-            return .admin(admin.answer(request, tree: tree))
-        }
-        switch tree.tree.resolve(segments, method: request.knownMethod) {
+        if segments.hasDotSegment { return .dotSegment }
+        if reservesAdminPrefix, segments.startsWith(segment: Self.adminPrefix) { return .admin }
+        switch tree.exchangeTree.resolve(segments, method: request.knownMethod) {
         case .exchange(let index):
-            if tree.hasVariants, case let exchange = tree.tree.exchanges[index], !exchange.variants.isEmpty {
-                return decideVariant(request, exchange: exchange, at: index, tree: tree)
+            let exchange = tree.exchangeTree.exchanges[index]
+            guard !exchange.variants.isEmpty else {
+                return .exchange(choice(exchange, at: index, variant: nil, model: nil, request: request, tree: tree))
             }
-            let exchange = tree.tree.exchanges[index]
-            if let session = request.session {
-                return delayed(tree.answer(exchangeAt: index, session: session), of: exchange, for: request, model: nil, tree: tree)
+            let model = RequestModel(request, route: exchange.route, parser: parser)
+            guard let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) else {
+                return .noVariant(exchange: index, model: model)
             }
-            return delayed(tree.answer(exchangeAt: index), of: exchange, for: request, model: nil, tree: tree)
+            return .exchange(choice(exchange, at: index, variant: variant, model: model, request: request, tree: tree))
         case .methodNotAllowed(let methods):
             // Only a route without an OPTIONS exchange gets here: an OPTIONS exchange of the tree answers itself.
-            if cors, let preflight = CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders) {
-                return .generated(preflight)
-            }
+            return cors && CORSPreflight.isPreflight(request) ? .preflight(methods) : .methodNotAllowed(methods)
+        case .notFound:
+            return .notFound
+        }
+    }
+
+    /// The exchange's counter for the request's session and where its sequence stands.
+    private func choice(_ exchange: Exchange, at index: Int, variant: Int?, model: RequestModel?, request: Request, tree: ServingTree) -> ExchangeChoice {
+        let counter = request.session.map { $0.existingCounter(for: exchange.counterKey(variant ?? 0)) } ?? tree.counter(exchangeAt: index, variant: variant ?? 0)
+        let calls = counter?.value ?? 0
+        let responses = exchange.sequenceResponses(variant: variant)
+        let position = exchange.sequenceMode(variant: variant).position(forCall: calls, count: responses.count).map { responses.lowerBound + $0 }
+        return ExchangeChoice(exchange: index, variant: variant, counter: counter, calls: calls, position: position, model: model)
+    }
+
+    /// Carries out `plan` (made by `plan` for the same request and tree): an exchange's counter steps, in
+    /// one atomic step that gives this call its own position whatever the plan saw.
+    public func commit(_ plan: Plan, for request: Request, tree: ServingTree) -> Decision {
+        switch plan {
+        case .exchange(let choice):
+            return commit(choice, for: request, tree: tree)
+        case .noVariant(let index, let model):
+            return .generated(noVariant(tree.exchangeTree.exchanges[index], model: model, request: request))
+        case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(request.method) exchange for \(request.path); allowed: \(allow.value)"
             return .generated(.error(405, message, extraHeaders: [allow], globalHeaders: globalHeaders))
+        case .preflight(let methods):
+            return .generated(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
         case .notFound:
-            let closest = tree.tree.closest(to: segments.segments, method: request.method).map { "\($0.method.name) \($0.route)" }
+            let closest = tree.exchangeTree.closest(to: request.segments.segments, method: request.method).map { "\($0.method.name) \($0.route)" }
             return .generated(.json(404, .object([
                 JSONMember(key: "error", value: .string("no exchange for \(request.method) \(request.path)")),
                 JSONMember(key: "closest", value: .array(closest.map(JSONValue.string))),
             ]), globalHeaders: globalHeaders))
+        case .dotSegment:
+            return .generated(.error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
+        case .admin:
+            guard let admin else { return .generated(.error(404, "the admin API is not served here", globalHeaders: globalHeaders)) }
+            if cors, CORSPreflight.isPreflight(request), let methods = admin.allowedMethods(for: request) {
+                return .admin(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
+            }
+            return .admin(admin.answer(request, tree: tree, decider: self))
         }
     }
 
-    /// The first variant whose conditions hold answers, its own counter moving; none: a `404` saying,
-    /// variant by variant, the first condition that failed.
-    private func decideVariant(_ request: Request, exchange: Exchange, at index: Int, tree: ServingTree) -> Decision {
-        let model = RequestModel(request, route: exchange.route, parser: parser)
-        if let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) {
-            let answer = request.session.map { tree.answer(exchangeAt: index, variant: variant, session: $0) } ?? tree.answer(exchangeAt: index, variant: variant)
-            return delayed(answer, of: exchange, variant: variant, for: request, model: model, tree: tree)
+    /// The `400` for a request whose session header names no session.
+    public func refusingSession(because reason: String) -> Decision {
+        .generated(.error(400, reason, globalHeaders: globalHeaders))
+    }
+
+    private func commit(_ choice: ExchangeChoice, for request: Request, tree: ServingTree) -> Decision {
+        let index = choice.exchange, exchange = tree.exchangeTree.exchanges[index]
+        let counter = choice.counter ?? request.session!.counter(for: exchange.counterKey(choice.variant ?? 0))
+        let responses = exchange.sequenceResponses(variant: choice.variant)
+        let (call, step) = counter.step(responseCount: responses.count, mode: exchange.sequenceMode(variant: choice.variant))
+        guard let step else { return .generated(sequenceOver(exchange, variant: choice.variant)) }
+        let answer = ExchangeAnswer(tree: tree, exchangeIndex: index, position: responses.lowerBound + step, variant: choice.variant, call: call)
+        let sending = tree.sendingPlan(answer.slot)
+        let decision: Decision
+        switch sending.kind {
+        case .prebuilt, .fromDisk:
+            decision = .prebuilt(answer)
+        case .fault:
+            decision = .fault(answer.response.fault!, answer)
+        case .template:
+            decision = .rendered(answer, rendering(answer, model: choice.model ?? model(of: request, answer: answer), session: request.session))
+        case .script:
+            let job = ScriptJob(
+                answer: answer, script: answer.response.script!, model: choice.model ?? model(of: request, answer: answer),
+                cache: request.session?.cache ?? templates.cache, templates: templates
+            )
+            decision = .script(job)
         }
+        let delay = sending.hasOwnDelay ? answer.response.delay!.seconds : tree.globalDelay
+        return delay > 0 ? .delayed(seconds: delay, decision) : decision
+    }
+
+    private func model(of request: Request, answer: ExchangeAnswer) -> RequestModel {
+        RequestModel(request, route: answer.exchange.route, parser: parser)
+    }
+
+    /// A templated response rendered for one request (doc/templates.md): its header values, then the
+    /// content type and the global headers as for any response, and its body.
+    private func rendering(_ answer: ExchangeAnswer, model: RequestModel, session: Session?) -> GeneratedAnswer {
+        guard case .template(let content, let template) = answer.response.kind else { preconditionFailure("a template's sending plan without a template") }
+        let context = ResponseTemplateContext(model: model, call: answer.call, cache: session?.cache, environment: templates)
+        let headers = content.effectiveHeaders(own: template.renderedHeaders(context), global: globalHeaders)
+        return GeneratedAnswer(statusCode: UInt32(content.statusCode), headers: headers, body: template.renderedBody(context))
+    }
+
+    /// `404` saying, variant by variant, the first condition that failed.
+    private func noVariant(_ exchange: Exchange, model: RequestModel, request: Request) -> GeneratedAnswer {
         let mismatches = exchange.variants.enumerated().map { number, variant in
             "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")
         }
-        return .generated(.json(404, .object([
+        return .json(404, .object([
             JSONMember(key: "error", value: .string("no variant of \(exchange.method.name) \(exchange.route) answers \(request.method) \(request.path)")),
             JSONMember(key: "route", value: .string(exchange.route.description)),
             JSONMember(key: "mismatches", value: .array(mismatches.map(JSONValue.string))),
-        ]), globalHeaders: globalHeaders))
-    }
-
-    /// The answer, rendered when the tree has templates (`model` is the variants' request model, if any),
-    /// after its delay; without one (a `once` sequence over), `410` naming the route.
-    private func delayed(
-        _ answer: ExchangeAnswer?, of exchange: @autoclosure () -> Exchange, variant: Int? = nil, for request: Request, model: RequestModel?, tree: ServingTree
-    ) -> Decision {
-        guard var answer else { return .generated(sequenceOver(exchange(), variant: variant)) }
-        if tree.hasTemplates { answer = rendering(answer, for: request, model: model) }
-        let delay = answer.delay
-        return delay > 0 ? .delayed(seconds: delay, .exchange(answer)) : .exchange(answer)
+        ]), globalHeaders: globalHeaders)
     }
 
     /// `410` for a `once` sequence whose responses have all been served.

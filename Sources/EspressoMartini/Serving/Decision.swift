@@ -1,22 +1,37 @@
-/// What to answer one request, as `Decider.decide` chose it; the sender puts it on the wire. A new kind of
-/// answer (a script's result, a fault) is one more case here and its sending, with no change to routing.
+/// What to answer one request, as `Decider.commit` makes it: the sender switches on it and nothing else,
+/// one file of its own per kind of sending. A new kind of answer is one more case here, its sending, its
+/// `Plan` rule and its line in `Explanation`; routing does not change.
 public enum Decision: Sendable {
-    /// An exchange's response as the tree configures it, sent from the tree's slot for it (built once
-    /// per tree, shared by every request) or from disk; for a template, the bytes rendered for this
-    /// request (`ExchangeAnswer.rendered`).
-    case exchange(ExchangeAnswer)
-    /// Bytes made for this request: the `400`/`404`/`405` errors.
+    /// A response the same for every request: sent from the tree's slot for it (built by its first request
+    /// and shared), or from disk for a large file.
+    case prebuilt(ExchangeAnswer)
+    /// An exchange's answer made for this request: a template rendered, or a script's result.
+    case rendered(ExchangeAnswer, GeneratedAnswer)
+    /// A script computes the answer, off libmicrohttpd's threads.
+    case script(ScriptJob)
+    /// The connection breaks on purpose instead of (or while) answering.
+    case fault(ResponseFault, ExchangeAnswer)
+    /// Bytes made for this request: the `400`/`404`/`405`/`410` errors and CORS preflights.
     case generated(GeneratedAnswer)
     /// The admin API's answer; admin requests are never journaled or delayed.
     case admin(GeneratedAnswer)
+    /// `503`: the server is stopping and starts no more scripts.
+    case unavailable(ExchangeAnswer)
+    /// `500`: the response file at this path cannot be read now (a later request tries again).
+    case unreadable(path: String, ExchangeAnswer)
     /// Wait `seconds`, then carry out the decision, without holding a thread while waiting.
     indirect case delayed(seconds: Double, Decision)
 
-    /// The status the request is answered with; 0 for a fault.
-    public var statusCode: UInt32 {
+    /// The status the request is answered with as far as the decision knows it: 0 for a fault, nil for a
+    /// script not yet run.
+    public var statusCode: UInt32? {
         switch self {
-        case .exchange(let answer): answer.reportedStatus
-        case .generated(let answer), .admin(let answer): answer.statusCode
+        case .prebuilt(let answer): answer.statusCode
+        case .rendered(_, let made), .generated(let made), .admin(let made): made.statusCode
+        case .script: nil
+        case .fault: 0
+        case .unavailable: 503
+        case .unreadable: 500
         case .delayed(_, let decision): decision.statusCode
         }
     }
@@ -24,7 +39,8 @@ public enum Decision: Sendable {
     /// The exchange's answer, when an exchange answers.
     public var exchangeAnswer: ExchangeAnswer? {
         switch self {
-        case .exchange(let answer): answer
+        case .prebuilt(let answer), .rendered(let answer, _), .fault(_, let answer), .unavailable(let answer), .unreadable(_, let answer): answer
+        case .script(let job): job.answer
         case .generated, .admin: nil
         case .delayed(_, let decision): decision.exchangeAnswer
         }

@@ -1,4 +1,5 @@
-/// A response made for one request, as bytes: the `400`/`404`/`405` errors and the admin API's answers.
+/// A response made for one request, as bytes: the `400`/`404`/`405` errors, the admin API's answers, a
+/// template rendered, a script's answer.
 public struct GeneratedAnswer: Sendable, Equatable {
     public let statusCode: UInt32
     /// In sending order, the global headers included.
@@ -19,8 +20,8 @@ public struct GeneratedAnswer: Sendable, Equatable {
     /// `value` as compact JSON; the headers as a configured response would have them (`extraHeaders`, the
     /// JSON type, then the global ones).
     public static func json(_ status: UInt32, _ value: JSONValue, extraHeaders: [HTTPHeader] = [], globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
-        let response = ConfiguredResponse(statusCode: Int(status), headers: extraHeaders, body: .inline(value))
-        return GeneratedAnswer(statusCode: status, headers: response.effectiveHeaders(global: globalHeaders), body: response.body.inlineBytes)
+        let content = ResponseContent(statusCode: Int(status), headers: extraHeaders, body: .inline(value))
+        return GeneratedAnswer(statusCode: status, headers: content.effectiveHeaders(global: globalHeaders), body: content.body.inlineBytes)
     }
 
     /// No body: `204` and the like.

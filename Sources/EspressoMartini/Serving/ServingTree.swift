@@ -1,5 +1,5 @@
-/// A loaded tree made ready to serve: every exchange tied to its call counter, a slot for each response
-/// once built. Immutable; requests hold on to the one they started with, so a reload never disturbs
+/// A loaded tree made ready to serve: every exchange tied to its call counters, a sending plan and a slot
+/// for each response. Immutable; requests hold on to the one they started with, so a reload never disturbs
 /// them. Flat arrays rather than an object per exchange: a tree of 10 000 exchanges stays small.
 public final class ServingTree: Sendable {
     /// A file sent from disk for every request: its path, and the headers worked out once here.
@@ -17,27 +17,22 @@ public final class ServingTree: Sendable {
     /// all before they are asked for.
     static let readAheadLimit = 64 * 1024
 
-    public let tree: ExchangeTree
+    /// The exchanges as loaded, and their routes.
+    public let exchangeTree: ExchangeTree
     public let globalHeaders: [HTTPHeader]
     public let globalDelay: Double
-    /// Each exchange's call counters (one, or one per variant), in tree order.
+    /// The default session's call counters (one per exchange, or one per variant), in tree order.
     public let counters: [CallCounter]
-    /// Whether some exchange has variants. Without, `decide` never looks at an exchange's variants and
-    /// the counter of the exchange at `i` is `counters[i]`.
-    public let hasVariants: Bool
-    /// Whether some response has a `fault`: only then does the sender look for one.
-    public let hasFaults: Bool
-    /// With variants, each exchange's first counter in `counters`; empty without.
+    /// Each exchange's first counter in `counters`; empty when no exchange has variants, as the counter of
+    /// the exchange at `i` is then `counters[i]`.
     private let firstCounters: [Int32]
-    /// Whether some exchange's variants read the body: only then does the server look up a request's
-    /// exchange before its body arrives, to keep the body for it.
+    /// Whether some exchange's variants, template or script read the body: only then does the server look
+    /// up a request's exchange before its body arrives, to keep the body for it.
     public let readsBodies: Bool
-    /// Whether some response is a template: only then does `decide` look for one to render.
-    public let hasTemplates: Bool
-    /// Whether some response is computed by a script: only then does the server look for one.
-    public let hasScripts: Bool
-    /// Each exchange's first slot in `built`; the slots of its other responses follow.
+    /// Each exchange's first slot; the slots of its other responses follow.
     private let firstSlots: [Int32]
+    /// How each response is sent, by slot.
+    private let plans: [SendingPlan]
     /// The responses as the sender built them, by slot.
     public let built: ResponseSlots
     /// The responses (by slot) whose file is too large for memory, or beyond the budget. Decided in
@@ -46,44 +41,41 @@ public final class ServingTree: Sendable {
     /// The small files kept in memory (by slot) as read ahead of their first request.
     private let fileBytes: Locked<[FileBytes?]>
 
-    /// `releaseBuilt` frees a response the sender built for a slot, when this tree goes.
-    public init(
-        _ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration,
-        releaseBuilt: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
-    ) {
-        self.tree = tree
+    public init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
+        exchangeTree = tree
         globalHeaders = configuration.headers
         globalDelay = configuration.delay
         self.counters = counters.counters(for: tree.exchanges)
-        hasVariants = tree.exchanges.contains(where: { !$0.variants.isEmpty })
         var next = 0
-        firstCounters = !hasVariants ? [] : tree.exchanges.map { exchange in
+        firstCounters = !tree.exchanges.contains(where: { !$0.variants.isEmpty }) ? [] : tree.exchanges.map { exchange in
             defer { next += exchange.counterCount }
             return Int32(next)
         }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
-        hasTemplates = tree.exchanges.contains(where: \.hasTemplates)
-        hasFaults = tree.exchanges.contains { $0.responses.contains { $0.fault != nil } }
-        hasScripts = tree.exchanges.contains { $0.responses.contains { $0.script != nil } }
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
             defer { slots += exchange.responses.count }
             return Int32(slots)
         }
         var diskFiles: [Int: DiskFile] = [:]
+        var plans: [SendingPlan] = []
+        plans.reserveCapacity(slots)
         var budget = Self.memoryBudget
         Self.forEachResponse(in: tree) { slot, exchange, response in
-            guard case .file(let name, let path, let size) = response.body, response.template == nil else { return }
-            if size <= Self.memoryFileLimit, size <= budget {
-                budget -= size
-            } else {
-                diskFiles[slot] = DiskFile(
-                    path: tree.path(ofFile: name, at: path, in: exchange), headers: response.effectiveHeaders(global: configuration.headers)
-                )
+            var fromDisk = false
+            if case .fixed(let content) = response.kind, case .file(let name, let path, let size) = content.body {
+                if size <= Self.memoryFileLimit, size <= budget {
+                    budget -= size
+                } else {
+                    fromDisk = true
+                    diskFiles[slot] = DiskFile(path: tree.path(ofFile: name, at: path, in: exchange), headers: content.effectiveHeaders(global: configuration.headers))
+                }
             }
+            plans.append(SendingPlan(response, fromDisk: fromDisk))
         }
+        self.plans = plans
         self.diskFiles = diskFiles
-        built = ResponseSlots(count: slots, release: releaseBuilt)
+        built = ResponseSlots(count: slots)
         fileBytes = Locked([FileBytes?](repeating: nil, count: slots))
     }
 
@@ -102,9 +94,10 @@ public final class ServingTree: Sendable {
     /// sooner; this runs as soon as the tree is in service, so they are read about when the tree was
     /// loaded, as if with it: a file edited later is served as it was until the next reload.
     public func readFilesAhead() {
-        Self.forEachResponse(in: tree) { slot, exchange, response in
-            guard case .file(let name, let path, let size) = response.body, response.template == nil, size <= Self.readAheadLimit, diskFiles[slot] == nil,
-                  built.existing(slot) == nil, let bytes = FileBytes.reading(path: tree.path(ofFile: name, at: path, in: exchange)) else { return }
+        Self.forEachResponse(in: exchangeTree) { slot, exchange, response in
+            guard plans[slot].kind == .prebuilt || plans[slot].kind == .fault, case .file(let name, let path, let size)? = response.content?.body,
+                  size <= Self.readAheadLimit, !built.isBuilt(slot),
+                  let bytes = FileBytes.reading(path: exchangeTree.path(ofFile: name, at: path, in: exchange)) else { return }
             fileBytes.withLock { $0[slot] = bytes }
         }
     }
@@ -115,43 +108,19 @@ public final class ServingTree: Sendable {
         fileBytes.withLock { $0[slot] } ?? FileBytes.reading(path: path)
     }
 
-    /// Counts a call to the exchange at `index` (one atomic step) and returns the response it gets; nil
-    /// when its `once` sequence is over.
-    public func answer(exchangeAt index: Int) -> ExchangeAnswer? {
-        let exchange = tree.exchanges[index]
-        let (call, position) = counter(exchangeAt: index).step(responseCount: exchange.responses.count, mode: exchange.sequence)
-        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: $0, call: call) }
-    }
-
-    /// Counts a call to variant `variant` of the exchange at `index` (one atomic step) and returns the
-    /// response it gets; nil when the variant's `once` sequence is over.
-    public func answer(exchangeAt index: Int, variant: Int) -> ExchangeAnswer? {
-        let chosen = tree.exchanges[index].variants[variant]
-        let (call, position) = counter(exchangeAt: index, variant: variant).step(responseCount: chosen.responses.count, mode: chosen.sequence)
-        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + $0, variant: variant, call: call) }
-    }
-
-    /// As `answer(exchangeAt:)`, with the counter of `session`.
-    public func answer(exchangeAt index: Int, session: Session) -> ExchangeAnswer? {
-        let exchange = tree.exchanges[index]
-        let (call, position) = session.counter(for: exchange.counterKey(0)).step(responseCount: exchange.responses.count, mode: exchange.sequence)
-        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: $0, call: call) }
-    }
-
-    /// As `answer(exchangeAt:variant:)`, with the counter of `session`.
-    public func answer(exchangeAt index: Int, variant: Int, session: Session) -> ExchangeAnswer? {
-        let exchange = tree.exchanges[index]
-        let chosen = exchange.variants[variant]
-        let (call, position) = session.counter(for: exchange.counterKey(variant)).step(responseCount: chosen.responses.count, mode: chosen.sequence)
-        return position.map { ExchangeAnswer(tree: self, exchangeIndex: index, position: chosen.responses.lowerBound + $0, variant: variant, call: call) }
-    }
-
-    /// The counter of variant `variant` (0 without variants) of the exchange at `index`.
+    /// The counter of variant `variant` (0 without variants) of the exchange at `index`, the default session's.
+    @inline(__always)
     public func counter(exchangeAt index: Int, variant: Int = 0) -> CallCounter {
-        counters[(hasVariants ? Int(firstCounters[index]) : index) + variant]
+        counters[(firstCounters.isEmpty ? index : Int(firstCounters[index])) + variant]
     }
 
+    @inline(__always)
     public func slot(exchangeAt index: Int, position: Int) -> Int {
         Int(firstSlots[index]) + position
+    }
+
+    @inline(__always)
+    public func sendingPlan(_ slot: Int) -> SendingPlan {
+        plans[slot]
     }
 }

@@ -31,17 +31,16 @@ public final class TreeService: Sendable {
     private let loader: TreeLoader
     private let logger: Logger
     private let observer: ReloadObserver?
-    private let releaseBuilt: @Sendable (UnsafeMutableRawPointer) -> Void
     private let current: Locked<ServingTree>
     /// Held for a whole reload: one runs at a time, whatever asked for it (file changes, SIGHUP, the admin API).
     /// Its value is unused; not `()`: the thread sanitizer reports the accesses to a zero-sized value as races.
     private let reloading = Locked(false)
 
     /// Serves `tree` at once; its small files are read by `ServingTree.readFilesAhead()`, which the server
-    /// calls once it answers. `releaseBuilt` frees what the sender built in a tree's `ResponseSlots`.
+    /// calls once it answers.
     public init(
         tree: ExchangeTree, configuration: ServerConfiguration, loader: TreeLoader, counters: CallCounters = CallCounters(),
-        logger: Logger, observer: ReloadObserver? = nil, releaseBuilt: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
+        logger: Logger, observer: ReloadObserver? = nil
     ) {
         self.configuration = configuration
         self.counters = counters
@@ -49,8 +48,7 @@ public final class TreeService: Sendable {
         self.loader = loader
         self.logger = logger
         self.observer = observer
-        self.releaseBuilt = releaseBuilt
-        current = Locked(ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt))
+        current = Locked(ServingTree(tree, counters: counters, configuration: configuration))
     }
 
     /// The cache of the session named `name` (nil: the default session's); nil for a session not kept.
@@ -64,7 +62,7 @@ public final class TreeService: Sendable {
 
     /// Puts `tree` in service in one step. Returns once its small files are read.
     public func install(_ tree: ExchangeTree) {
-        let serving = ServingTree(tree, counters: counters, configuration: configuration, releaseBuilt: releaseBuilt)
+        let serving = ServingTree(tree, counters: counters, configuration: configuration)
         current.withLock { $0 = serving }
         counters.retain(only: tree.exchanges)
         sessions.retain(only: tree.exchanges)
@@ -82,7 +80,7 @@ public final class TreeService: Sendable {
             guard let tree else {
                 for error in diagnostics.errors { logger.error("\(error.description)") }
                 logger.error("reload (\(reason)) failed with \(diagnostics.summary); still serving the last good tree")
-                observer?.ended(self.tree.tree.exchanges.count)
+                observer?.ended(self.tree.exchangeTree.exchanges.count)
                 return .failed(diagnostics)
             }
             install(tree)

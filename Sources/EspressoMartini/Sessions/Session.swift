@@ -21,6 +21,11 @@ public final class Session: Sendable {
         }
     }
 
+    /// The counter under `key`, nil when the session never called it. Any thread.
+    public func existingCounter(for key: Exchange.CounterKey) -> CallCounter? {
+        counters.withLock { $0[key] }
+    }
+
     /// Calls counted so far under `key`; 0 when the session never called it.
     public func calls(for key: Exchange.CounterKey) -> Int {
         counters.withLock { $0[key]?.value ?? 0 }

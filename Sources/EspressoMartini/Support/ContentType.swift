@@ -44,6 +44,12 @@ public enum ContentType {
     public static let plainText = "text/plain; charset=utf-8"
     public static let unknown = "application/octet-stream"
 
+    /// The media type of a `Content-Type` value, in lower case, without parameters or spaces:
+    /// `application/json; charset=utf-8` → `application/json`.
+    public static func mediaType(of contentType: String) -> String {
+        String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+    }
+
     /// The type for a file name, by its extension (any case); unknown extensions are octet streams.
     public static func forFile(_ name: String) -> String {
         let base = name.split(separator: "/").last.map(String.init) ?? name

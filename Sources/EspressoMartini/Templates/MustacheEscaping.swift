@@ -1,7 +1,6 @@
 /// How `{{name}}` writes a value; `{{{name}}}` and `{{& name}}` never escape.
 public enum MustacheEscaping: Sendable, Equatable {
-    /// As the content of a JSON string: `"` and `\` get a backslash, control characters become `\n`,
-    /// `\r`, `\t`, `\b`, `\f` or `\u00XX`, so a value can never end the string it sits in.
+    /// As the content of a JSON string (`JSONStringEscaping`), so a value can never end the string it sits in.
     case json
     /// `&`, `<`, `>`, `"` and `'` as HTML entities.
     case html
@@ -12,7 +11,7 @@ public enum MustacheEscaping: Sendable, Equatable {
     /// types, HTML for HTML and XML types (`text/html`, `application/xml`, `text/xml`, `+xml`),
     /// none for anything else.
     public init(contentType: String) {
-        let mediaType = String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+        let mediaType = ContentType.mediaType(of: contentType)
         if mediaType == "application/json" || mediaType.hasSuffix("+json") {
             self = .json
         } else if mediaType == "text/html" || mediaType == "application/xml" || mediaType == "text/xml" || mediaType.hasSuffix("+xml") {
@@ -33,37 +32,9 @@ public enum MustacheEscaping: Sendable, Equatable {
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         switch self {
         case .none: output.append(contentsOf: bytes)
-        case .json: Self.appendJSONEscaped(bytes, to: &output)
+        case .json: JSONStringEscaping.appendEscaped(bytes, to: &output)
         case .html: Self.appendHTMLEscaped(bytes, to: &output)
         }
-    }
-
-    /// Copies runs of bytes that need no escape at once, escaping the few between them.
-    private static func appendJSONEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        var runStart = 0
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            runStart = index + 1
-            output.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-            case UInt8(ascii: "\n"): output.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): output.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): output.append(UInt8(ascii: "t"))
-            case 0x08: output.append(UInt8(ascii: "b"))
-            case 0x0C: output.append(UInt8(ascii: "f"))
-            default:
-                output.append(UInt8(ascii: "u"))
-                output.append(UInt8(ascii: "0"))
-                output.append(UInt8(ascii: "0"))
-                output.append(UInt8(ascii: "0") + (byte >> 4))  // 0 or 1: control characters are below 0x20
-                let low = byte & 0xF
-                output.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
-            }
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     private static func appendHTMLEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {

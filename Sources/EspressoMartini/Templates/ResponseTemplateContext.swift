@@ -1,6 +1,7 @@
 /// What a response template sees (§11), computed only for the names a render reaches and kept for
-/// the rest of the answer: `request.…` from the request model the variants read too, `cache.KEY`,
-/// `call`, `now`, `uuid` (one per answer, so the body and a header agree) and `mockServer`. As in the
+/// the rest of the answer: `request.…` from the request model the variants read too, `cache.KEY` (as last
+/// published), `call`, `now`, `uuid` (one per answer, so the body and a header agree) and `mockServer`; for
+/// a script's template, the members of the data it gave on top (a data member wins over a name above). As in the
 /// scripts' request object (§12), a query, form or header name given once is a string and one given more
 /// than once a list of its values, in order; `pathComponents` starts with `/`. One per answer, on one thread.
 public final class ResponseTemplateContext: MustacheContext {
@@ -10,6 +11,8 @@ public final class ResponseTemplateContext: MustacheContext {
     /// The request's session's cache, or the default one.
     private let cache: PanRequestCache
     private let environment: TemplateEnvironment
+    /// A script's template data; nil for a response template.
+    private let data: [JSONMember]?
     private lazy var now: String = Timestamp.now.iso8601
     private lazy var uuid: String = RandomUUID.make()
     private lazy var wholeRequest: JSONValue = .object(Self.requestParts.map { JSONMember(key: $0, value: requestPart($0) ?? .null) })
@@ -18,15 +21,17 @@ public final class ResponseTemplateContext: MustacheContext {
         "method", "path", "query", "body", "headers", "pathParameters", "pathComponents", "queryParameters", "formParameters", "bodyJSON",
     ]
 
-    public init(model: RequestModel, call: Int, cache: PanRequestCache? = nil, environment: TemplateEnvironment) {
+    public init(model: RequestModel, call: Int, cache: PanRequestCache? = nil, environment: TemplateEnvironment, data: JSONValue? = nil) {
         self.model = model
         self.call = call
         self.cache = cache ?? environment.cache
         self.environment = environment
+        if case .object(let members)? = data { self.data = members } else { self.data = nil }
     }
 
     public func value(at path: [String]) -> JSONValue? {
         let rest = path.dropFirst()
+        if let data, let given = data.last(where: { $0.key == path[0] }) { return given.value.descendant(at: rest) }
         switch path[0] {
         case "request": return request(rest)
         case "cache":
@@ -41,14 +46,16 @@ public final class ResponseTemplateContext: MustacheContext {
     }
 
     public func rootValue() -> JSONValue {
-        .object([
+        let builtIn: [JSONMember] = [
             JSONMember(key: "request", value: wholeRequest),
             JSONMember(key: "cache", value: cache.snapshot),
             JSONMember(key: "call", value: .integer(Int64(call))),
             JSONMember(key: "now", value: .string(now)),
             JSONMember(key: "uuid", value: .string(uuid)),
             JSONMember(key: "mockServer", value: .string(environment.mockServer)),
-        ])
+        ]
+        guard let data else { return .object(builtIn) }
+        return .object(builtIn.filter { member in !data.contains { $0.key == member.key } } + data)
     }
 
     /// `request.PART.NAME…`: a single name is looked up without building the whole part.

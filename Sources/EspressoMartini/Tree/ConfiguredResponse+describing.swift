@@ -2,9 +2,21 @@ extension ConfiguredResponse {
     /// One line for `endpoints` and `explain`: `200 page-2.json`, `script order.js`, then what changes how
     /// it is sent (` delay 0.5s`, ` fault connection_reset`, ` template`).
     public var summary: String {
-        (script?.summary ?? "\(statusCode) \(body.summary)")
-            + (delay.map { " delay \($0.summary)" } ?? "") + (fault.map { " fault \($0.rawValue)" } ?? "")
+        let answer = content.map { "\($0.statusCode) \($0.body.summary)" } ?? script?.summary ?? ""
+        return answer + (delay.map { " delay \($0.summary)" } ?? "") + (fault.map { " fault \($0.rawValue)" } ?? "")
             + (template != nil ? " template" : "")
+    }
+
+    /// The JSON members `endpoints --json` and `explain --json` give for what it answers with, as the
+    /// configuration says it: `status_code`, then `response_file` or `body`; or the script's source.
+    /// `headers`: with its headers after the status (the listing's form).
+    func answerMembers(headers withHeaders: Bool = false) -> [JSONMember] {
+        guard let content else { return script.map { [$0.sourceMember] } ?? [] }
+        var members = [JSONMember(key: "status_code", value: .integer(Int64(content.statusCode)))]
+        if withHeaders { members.append(JSONMember(key: "headers", value: content.headersJSON)) }
+        if let name = content.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
+        if case .inline(let value) = content.body { members.append(JSONMember(key: "body", value: value)) }
+        return members
     }
 
     /// The JSON members `endpoints --json` and `explain --json` give after the body: `delay` (null for the
@@ -14,6 +26,18 @@ extension ConfiguredResponse {
         if let fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
         if template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
         return members
+    }
+}
+
+extension ResponseContent {
+    /// The headers as the configuration gives them: a repeated name's values as an array.
+    var headersJSON: JSONValue {
+        var members: [JSONMember] = []
+        for name in headers.map(\.name) where !members.contains(where: { $0.key == name }) {
+            let values = headers.filter { $0.name == name }.map(\.value)
+            members.append(JSONMember(key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+        }
+        return .object(members)
     }
 }
 

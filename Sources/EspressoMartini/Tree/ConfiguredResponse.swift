@@ -1,59 +1,48 @@
-/// One response of an exchange's sequence, validated and ready to serve.
+/// One response of an exchange's sequence, validated and ready to serve: what it answers with (its kind)
+/// and how that is sent (after a delay, or broken by a fault).
 public struct ConfiguredResponse: Sendable, Equatable {
-    public let statusCode: Int
-    /// The exchange's own headers, in file order.
-    public let headers: [HTTPHeader]
-    public let body: ResponseBody
+    /// What a response answers with.
+    public enum Kind: Sendable, Equatable {
+        /// Sent as configured, the same bytes for every request.
+        case fixed(ResponseContent)
+        /// `"template": true`: the content's body and header values rendered for every request.
+        case template(ResponseContent, ResponseTemplate)
+        /// `javascript` / `javascript_file`: the answer is computed for every request.
+        case script(ResponseScript)
+    }
+
+    public let kind: Kind
     /// The response's own delay; nil means the global delay applies.
     public let delay: ResponseDelay?
     /// The way the connection fails instead of (or, for `truncatedBody`, during) the answer; nil for none.
     public let fault: ResponseFault?
-    /// With `"template": true`, the body and header values compiled as templates, rendered for every
-    /// request in place of `headers` and `body`; nil for a response sent as configured.
-    public let template: ResponseTemplate?
-    /// `javascript` / `javascript_file`: the answer is computed per request (§12); status, headers and
-    /// body are then unused.
-    public let script: ResponseScript?
 
-    public init(
-        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil, fault: ResponseFault? = nil,
-        template: ResponseTemplate? = nil, script: ResponseScript? = nil
-    ) {
-        self.fault = fault
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
+    public init(_ kind: Kind, delay: ResponseDelay? = nil, fault: ResponseFault? = nil) {
+        self.kind = kind
         self.delay = delay
-        self.template = template
-        self.script = script
+        self.fault = fault
     }
 
-    /// `Content-Type` derived from the body, used when the exchange's headers do not name one.
-    public var derivedContentType: String? {
-        if let name = body.fileName { return ContentType.forFile(name) }
-        switch body {
-        case .inline(.string): return ContentType.plainText
-        case .inline: return ContentType.json
-        case .none, .file: return nil
+    /// A fixed response.
+    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil, fault: ResponseFault? = nil) {
+        self.init(.fixed(ResponseContent(statusCode: statusCode, headers: headers, body: body)), delay: delay, fault: fault)
+    }
+
+    /// The status, headers and body a fixed or templated response is configured with; nil for a script.
+    public var content: ResponseContent? {
+        switch kind {
+        case .fixed(let content), .template(let content, _): content
+        case .script: nil
         }
     }
 
-    /// The headers to send, in precedence order: the exchange's own, the type derived from the body,
-    /// then the global ones — each name only from the first source that has it.
-    public func effectiveHeaders(global: [HTTPHeader]) -> [HTTPHeader] {
-        effectiveHeaders(own: headers, global: global)
+    public var template: ResponseTemplate? {
+        if case .template(_, let template) = kind { return template }
+        return nil
     }
 
-    /// As `effectiveHeaders(global:)`, with `own` in place of the exchange's own headers (a template's,
-    /// rendered).
-    public func effectiveHeaders(own: [HTTPHeader], global: [HTTPHeader]) -> [HTTPHeader] {
-        var result = own
-        if let type = derivedContentType, !result.contains(named: "Content-Type") {
-            result.append(HTTPHeader(name: "Content-Type", value: type))
-        }
-        guard !global.isEmpty else { return result }
-        let own = Set(result.map { $0.name.lowercased() })
-        result += global.filter { !own.contains($0.name.lowercased()) }
-        return result
+    public var script: ResponseScript? {
+        if case .script(let script) = kind { return script }
+        return nil
     }
 }

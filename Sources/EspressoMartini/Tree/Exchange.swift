@@ -43,8 +43,6 @@ public final class Exchange: Sendable, Equatable {
     public let sequence: SequenceMode
     /// Whether a variant's conditions, a template or a script read the request's body, which the server then keeps.
     public let readsBody: Bool
-    /// Whether some response is a template, rendered for every request.
-    public let hasTemplates: Bool
 
     public init(
         method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse], variants: [Variant] = [],
@@ -56,8 +54,7 @@ public final class Exchange: Sendable, Equatable {
         self.methodFolderName = methodFolderName
         self.responses = responses
         self.variants = variants
-        hasTemplates = responses.contains { $0.template != nil }
-        readsBody = hasTemplates || variants.contains { $0.conditions.readsBody } || responses.contains { $0.script != nil }
+        readsBody = variants.contains { $0.conditions.readsBody } || responses.contains { $0.template != nil || $0.script != nil }
     }
 
     /// Its call counters: one, or one per variant.
@@ -71,6 +68,19 @@ public final class Exchange: Sendable, Equatable {
     /// The sequence mode of variant `variant`, or the exchange's own without variants.
     public func sequenceMode(variant: Int?) -> SequenceMode {
         variant.map { variants[$0].sequence } ?? sequence
+    }
+
+    /// The 0-based position of the response at `position` (in `responses`) in its sequence (its variant's,
+    /// with variants), and the sequence's length.
+    public func sequencePosition(of position: Int, variant: Int?) -> (index: Int, count: Int) {
+        guard let variant else { return (position, responses.count) }
+        let range = variants[variant].responses
+        return (position - range.lowerBound, range.count)
+    }
+
+    /// The responses of variant `variant`'s sequence, or the exchange's own without variants.
+    public func sequenceResponses(variant: Int?) -> Range<Int> {
+        variant.map { variants[$0].responses } ?? 0..<responses.count
     }
 
     /// The method folder, relative to the requests folder (`api/user/POST`).

@@ -67,21 +67,7 @@ extension ExchangeTree {
 
 extension ConfiguredResponse {
     var listingJSON: JSONValue {
-        var headerMembers: [JSONMember] = []
-        for name in headers.map(\.name) where !headerMembers.contains(where: { $0.key == name }) {
-            let values = headers.filter { $0.name == name }.map(\.value)
-            headerMembers.append(JSONMember(key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
-        }
-        if let script {
-            return .object([script.sourceMember] + sendingMembers)
-        }
-        var members = [
-            JSONMember(key: "status_code", value: .integer(Int64(statusCode))),
-            JSONMember(key: "headers", value: .object(headerMembers)),
-        ]
-        if case .inline(let value) = body { members.append(JSONMember(key: "body", value: value)) }
-        if let name = body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
-        return .object(members + sendingMembers)
+        .object(answerMembers(headers: true) + sendingMembers)
     }
 }
 

@@ -37,7 +37,7 @@ extension ResponseReader {
             report(problem, in: script, into: &diagnostics)
             return nil
         }
-        return ConfiguredResponse(delay: delay, script: script)
+        return ConfiguredResponse(.script(script), delay: delay)
     }
 
     private func inlineScript(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ResponseScript? {

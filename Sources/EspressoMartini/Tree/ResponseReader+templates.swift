@@ -69,6 +69,6 @@ extension ResponseReader {
     /// its body gives it.
     private func escaping(headers: [HTTPHeader], body: ResponseBody) -> MustacheEscaping {
         let named = headers.first { $0.name.lowercased() == "content-type" }?.value
-        return MustacheEscaping(contentType: named ?? ConfiguredResponse(body: body).derivedContentType ?? "")
+        return MustacheEscaping(contentType: named ?? ResponseContent(body: body).derivedContentType ?? "")
     }
 }

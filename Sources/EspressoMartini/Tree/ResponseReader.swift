@@ -222,7 +222,7 @@ struct ResponseReader {
         }
         guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault) }
         guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else { return nil }
-        return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault, template: template)
+        return ConfiguredResponse(.template(ResponseContent(statusCode: statusCode, headers: headers, body: body), template), delay: delay, fault: fault)
     }
 
     /// `path` is built only for a message: nearly every response names a file.

@@ -60,8 +60,7 @@ extension Matcher {
     /// The text as a JSON string, its first 80 characters only.
     static func quoted(_ text: String) -> String {
         let limit = 80
-        var output = ""
-        JSONValue.writeQuoted(String(text.prefix(limit)), to: &output)
+        let output = JSONValue.string(String(text.prefix(limit))).compactText
         return text.dropFirst(limit).isEmpty ? output : output + "…"
     }
 

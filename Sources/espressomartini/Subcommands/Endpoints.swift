@@ -1,6 +1,5 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
-import EspressoMartiniServer
 
 struct Endpoints: Command {
     static let jsonOption = OptionDefinition.flag("json", help: "Print a JSON array of exchanges and their responses.")

@@ -1,6 +1,6 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
-import EspressoMartiniServer
+import EspressoMartiniJansson
 
 /// `explain METHOD TARGET`: which exchange, variant and response would answer the request, and why the other
 /// candidates would not (§15), without serving anything: the tree is read as `run` reads it, every call
@@ -67,12 +67,28 @@ struct Explain: Command {
         }
         let (configuration, tree) = try source.loadTree(outcome: "nothing explained")
         // As the server builds it for an exchange that reads the body: an empty body is no body.
-        let request = Request(
+        var request = Request(
             method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: bytes?.isEmpty == false ? bytes : nil
         )
-        let explanation = Explanation(explaining: request, in: tree, parser: JanssonParser(), adminAPI: configuration.admin)
+        request.session = sessionName(in: request, configuration: configuration).map(Session.init(name:))
+        // As the server decides, every counter at 0: a tree just loaded.
+        let serving = ServingTree(tree, counters: CallCounters(), configuration: configuration)
+        let explanation = Explanation(explaining: request, in: serving, decider: Decider(configuration: configuration, admin: nil, parser: JanssonParser()))
         print(json ? explanation.json.compactText : explanation.text, terminator: json ? "\n" : "")
-        guard case .exchange = explanation.outcome else { throw ExitStatus.notAnswered }
+        guard explanation.isAnswered else { throw ExitStatus.notAnswered }
+    }
+}
+
+extension Explain {
+    /// The session the request's session header names, as the server reads it; nil without one (or for
+    /// a value no session can be named, which the server answers `400`).
+    private func sessionName(in request: Request, configuration: ServerConfiguration) -> String? {
+        guard let value = request.headers.firstValue(named: configuration.sessionHeader) else { return nil }
+        var bytes = Array(value.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            if case .named(let name) = SessionName(headerValue: UnsafeBufferPointer(buffer)) { return name }
+            return nil
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import EspressoMartini
 import EspressoMartiniCommandLine
 import EspressoMartiniDaemon
+import EspressoMartiniJansson
 import EspressoMartiniScripting
 import EspressoMartiniServer
 import Glibc
@@ -112,7 +113,8 @@ struct Run: Command {
             if let range = configuration.portRange { return try ListenSocket.firstFree(hostname: configuration.hostname, ports: range) }
             return try ListenSocket(hostname: configuration.hostname, port: configuration.port)
         }
-        let loader = TreeLoader(parser: JanssonParser(), scriptChecker: JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: JanssonParser()))
+        let parser = JanssonParser()
+        let loader = TreeLoader(parser: parser, scriptChecker: JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: parser))
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         if let files = configuration.tls {
@@ -134,8 +136,16 @@ struct Run: Command {
             started: { ServiceManager.reloading() },
             ended: { exchanges in ServiceManager.ready(status: "serving \(exchanges) exchanges") }
         )
+        // Everything the server uses, made here.
+        let service = TreeService(tree: tree, configuration: configuration, loader: loader, logger: logger, observer: observer)
+        let journal = configuration.admin ? RequestJournal() : nil
+        let decider = Decider(
+            configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
+            templates: TemplateEnvironment(cache: service.cache)
+        )
+        let scripts = ScriptRunner(timeout: configuration.scriptTimeout, parser: parser, logger: logger, threads: MockServer.coreCount)
         let server = MockServer(
-            configuration: configuration, tree: tree, loader: loader, logger: logger, accessLog: accessLog, reloadObserver: observer
+            configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts, accessLog: accessLog
         )
         do {
             try server.start(on: socket.get())

@@ -54,6 +54,14 @@ struct ScriptServingTests {
         "chosen/GET/configuration.json": #"{"variants": [{"when": {"query": {"js": "1"}}, "responses": {"javascript": "function response(r) { return Response.ok('script ' + r.queryParameters.js); }"}}, {"responses": {"body": "static"}}]}"#,
         "count/POST/configuration.json": #"{"javascript": "function response(r) { return Response.ok(Body.json({n: r.bodyJSON.items.length, last: r.bodyJSON.items.at(-1).name})); }"}"#,
         "delayed/GET/configuration.json": #"{"javascript": "function response() { return Response.ok('late'); }", "delay": 0.2}"#,
+        "whoami/{id}/GET/configuration.json": #"{"javascript_file": "whoami.js"}"#,
+        "whoami/{id}/GET/whoami.js": """
+            function response(request, cache) {
+                cache.user = {name: "Ada", id: request.pathParameters.id};
+                return Response.ok(Body.template("who.txt", "text/plain", {extra: "given"}));
+            }
+            """,
+        "whoami/{id}/GET/who.txt": "{{cache.user.name}}|{{cache.user.id}}|{{call}}|{{now}}|{{uuid}}|{{mockServer}}|{{request.path}}|{{extra}}",
     ]
 
     static func serve(_ configuration: String? = #"{"headers": {"X-Global": "g", "Content-Type": "x/global"}}"#) async throws -> (TemporaryTree, ServerProcess) {
@@ -139,6 +147,24 @@ struct ScriptServingTests {
         if kind == "redirect" { #expect(response.header("Location") == "/elsewhere") }
         if kind == "ownType" { #expect(response.headers(named: "Set-Cookie") == ["a=1", "b=2"]) }
         if kind == "string" { #expect(response.header("X-Made") == "yes") }
+    }
+
+    @Test("Body.template sees what every template sees: the cache as the script left it, call, now, uuid, mockServer, the request, and the data given")
+    func templateContext() async throws {
+        let (tree, server) = try await Self.serve()
+        defer { tree.remove() }
+        defer { server.stop() }
+        _ = try await server.client.get("/whoami/7")
+        let response = try await server.client.get("/whoami/7")
+        #expect(response.statusCode == 200, "\(response.text)")
+        let parts = response.text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        try #require(parts.count == 8, "\(response.text)")
+        #expect(parts[0] == "Ada" && parts[1] == "7")
+        #expect(parts[2] == "2", "call \(parts[2])")
+        #expect(parts[3].range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil, "now \(parts[3])")
+        #expect(UUID(uuidString: parts[4]) != nil, "uuid \(parts[4])")
+        #expect(parts[5] == "http://\(server.host):\(server.port)", "mockServer \(parts[5])")
+        #expect(parts[6] == "/whoami/7" && parts[7] == "given")
     }
 
     @Test("Body.file never reads outside the requests folder")

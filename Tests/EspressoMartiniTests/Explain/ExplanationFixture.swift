@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 
 /// A tree with variants, routes that overlap (`{id}`, `:sku`, `**`, a literal) and a body condition, for
 /// explanations and the decisions they must agree with.
@@ -26,20 +26,21 @@ enum ExplanationFixture {
         return Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: Array(body.utf8))
     }
 
-    /// The outcome in one line: `200 GET /products/{id} variant 0 response 1`, `405 GET, HEAD`, `404 closest …`.
+    /// The plan in one line: `200 GET /products/{id} variant 0 response 1`, `405 GET, HEAD`, `404 closest …`.
     static func summary(_ explanation: Explanation) -> String {
         let status = explanation.statusCode.map(String.init) ?? "admin"
-        switch explanation.outcome {
-        case .exchange(let index, let variant, let response):
-            let exchange = explanation.tree.exchanges[index]
-            return "\(status) \(exchange.method.name) \(exchange.route)" + (variant.map { " variant \($0)" } ?? "") + " response \(response)"
-        case .sequenceOver(let index, let variant):
-            return "\(status) sequence over \(explanation.tree.exchanges[index].route)" + (variant.map { " variant \($0)" } ?? "")
-        case .noVariant(let index): return "\(status) no variant of \(explanation.tree.exchanges[index].route)"
+        switch explanation.plan {
+        case .exchange(let choice):
+            let exchange = explanation.tree.exchanges[choice.exchange]
+            let variant = choice.variant.map { " variant \($0)" } ?? ""
+            guard let position = choice.position else { return "\(status) sequence over \(exchange.route)" + variant }
+            return "\(status) \(exchange.method.name) \(exchange.route)" + variant + " response \(position)"
+        case .noVariant(let index, _): return "\(status) no variant of \(explanation.tree.exchanges[index].route)"
         case .methodNotAllowed(let allowed): return "\(status) allowed \(allowed.map(\.name).joined(separator: ", "))"
+        case .preflight(let allowed): return "\(status) preflight \(allowed.map(\.name).joined(separator: ", "))"
         case .notFound: return "\(status) closest \(explanation.closest.map { "\($0.method.name) \($0.route)" }.joined(separator: ", "))"
         case .dotSegment: return "\(status) dot segment"
-        case .adminAPI: return "admin API"
+        case .admin: return "admin API"
         }
     }
 }

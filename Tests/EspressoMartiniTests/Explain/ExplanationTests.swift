@@ -1,12 +1,12 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// `Explanation` (§15): what would answer, why the other routes and variants do not, in text and JSON;
 /// and that it always agrees with `Decider.decide`.
 @Suite struct ExplanationTests {
     static func explain(_ request: Request, in fixture: DeciderFixture) -> Explanation {
-        Explanation(explaining: request, in: fixture.service.tree, parser: JanssonParser())
+        Explanation(explaining: request, in: fixture.service.tree, decider: fixture.decider)
     }
 
     static let authorization = [HTTPHeader(name: "Authorization", value: "Bearer x")]
@@ -68,20 +68,20 @@ import Testing
             let explanation = Self.explain(request, in: fixture)
             let decision = fixture.decider.decide(request, tree: fixture.service.tree)
             let described = "\(request.method) \(request.path)?\(request.rawQuery)"
-            switch explanation.outcome {
-            case .exchange(let index, let variant, let response):
+            switch explanation.plan {
+            case .exchange(let choice) where choice.position != nil:
                 let answer = try #require(decision.exchangeAnswer, "\(described): \(decision.summary)")
-                #expect(answer.exchangeIndex == index && answer.variant == variant && answer.position == response, "\(described)")
-            case .adminAPI:
+                #expect(answer.exchangeIndex == choice.exchange && answer.variant == choice.variant && answer.position == choice.position, "\(described)")
+            case .admin:
                 #expect(decision.isAdmin, "\(described)")
             default:
                 #expect(decision.exchangeAnswer == nil && !decision.isAdmin, "\(described): \(decision.summary)")
             }
-            if explanation.outcome != .adminAPI {
+            if case .admin = explanation.plan {} else {
                 #expect(explanation.statusCode.map(UInt32.init) == decision.statusCode, "\(described)")
             }
-            if case .noVariant = explanation.outcome { #expect(decision.summary.contains("\"mismatches\""), "\(described)") }
-            if case .notFound = explanation.outcome {
+            if case .noVariant = explanation.plan { #expect(decision.summary.contains("\"mismatches\""), "\(described)") }
+            if case .notFound = explanation.plan {
                 let closest = explanation.closest.map { "\"\($0.method.name) \($0.route)\"" }.joined(separator: ",")
                 #expect(decision.summary.contains("\"closest\":[\(closest)]"), "\(described): \(decision.summary)")
             }
@@ -123,20 +123,26 @@ import Testing
         let fixture = try DeciderFixture(files: ExplanationFixture.files)
         let request = ExplanationFixture.request("GET", "/products/7?page=2")
         let tree = fixture.service.tree
-        let atZero = Explanation(explaining: request, in: tree.tree, parser: JanssonParser(), adminAPI: true)
-        let fromSeven = Explanation(explaining: request, in: tree.tree, parser: JanssonParser(), adminAPI: true) { _, _ in 7 }
+        let atZero = Self.explain(request, in: fixture)
         #expect(ExplanationFixture.summary(atZero) == "200 GET /products/{id} variant 0 response 0")
+        let counter = tree.counter(exchangeAt: atZero.tree.exchanges.firstIndex { $0.route.description == "/products/{id}" }!, variant: 0)
+        #expect(counter.value == 0)
+        for _ in 0..<7 { _ = counter.nextCall() }
+        let fromSeven = Self.explain(request, in: fixture)
         #expect(ExplanationFixture.summary(fromSeven) == "202 GET /products/{id} variant 0 response 1")
         #expect(fromSeven.calls == 7 && fromSeven.sequencePosition! == (1, 2))
-        _ = Self.explain(request, in: fixture)
-        #expect(tree.counter(exchangeAt: atZero.tree.exchanges.firstIndex { $0.route.description == "/products/{id}" }!, variant: 0).value == 0)
+        #expect(counter.value == 7)
     }
 
     @Test func withoutTheAdminAPIItsPrefixIsRoutedLikeAnyPath() throws {
-        let fixture = try DeciderFixture(files: ExplanationFixture.files)
-        let request = ExplanationFixture.request("GET", "/__espressomartini/health")
-        let explanation = Explanation(explaining: request, in: fixture.service.tree.tree, parser: JanssonParser(), adminAPI: false)
-        #expect(explanation.outcome == .notFound)
+        var configuration = ServerConfiguration()
+        configuration.admin = false
+        let fixture = try DeciderFixture(files: ExplanationFixture.files, configuration: configuration)
+        let explanation = Self.explain(ExplanationFixture.request("GET", "/__espressomartini/health"), in: fixture)
+        guard case .notFound = explanation.plan else {
+            Issue.record("planned \(explanation.plan.name)")
+            return
+        }
     }
 
     // MARK: - Text and JSON
@@ -216,7 +222,7 @@ import Testing
 
     @Test(arguments: [
         ("GET", "/products/7?page=2", #"""
-            {"method":"GET","path":"/products/7","query":"page=2","status":200,"outcome":"exchange",\#
+            {"method":"GET","path":"/products/7","query":"page=2","session":null,"status":200,"outcome":"exchange",\#
             "exchange":{"method":"GET","route":"/products/{id}","folder":"products/{id}/GET"},"variant":0,"sequence":"repeat_last",\#
             "response":{"position":0,"count":2,"calls":0,"status_code":200,"body":"page 2","delay":null},\#
             "variants":[{"variant":0,"when":{"query":{"page":"2"}},"result":"holds"},\#
@@ -226,19 +232,19 @@ import Testing
             {"route":"/products/**","methods":["GET"],"reason":"less_specific"}],"allowed":[],"closest":[]}
             """#),
         ("POST", "/orders/2", #"""
-            {"method":"POST","path":"/orders/2","query":"","status":404,"outcome":"no_variant",\#
+            {"method":"POST","path":"/orders/2","query":"","session":null,"status":404,"outcome":"no_variant",\#
             "exchange":{"method":"POST","route":"/orders/{id}","folder":"orders/{id}/POST"},"variant":null,"sequence":null,"response":null,\#
             "variants":[{"variant":0,"when":{"json":{"/express":{"equals":true}}},"result":"fails",\#
             "mismatch":"json \"/express\" cannot be checked: the body is not JSON"}],\#
             "other_routes":[],"allowed":[],"closest":[]}
             """#),
         ("DELETE", "/orders/2", #"""
-            {"method":"DELETE","path":"/orders/2","query":"","status":405,"outcome":"method_not_allowed","exchange":null,\#
+            {"method":"DELETE","path":"/orders/2","query":"","session":null,"status":405,"outcome":"method_not_allowed","exchange":null,\#
             "variant":null,"sequence":null,"response":null,"variants":[],\#
             "other_routes":[{"route":"/orders/{id}","methods":["POST"],"reason":"no_exchange_for_method"}],"allowed":["POST"],"closest":[]}
             """#),
         ("GET", "/order/7", #"""
-            {"method":"GET","path":"/order/7","query":"","status":404,"outcome":"not_found","exchange":null,\#
+            {"method":"GET","path":"/order/7","query":"","session":null,"status":404,"outcome":"not_found","exchange":null,\#
             "variant":null,"sequence":null,"response":null,"variants":[],"other_routes":[],"allowed":[],"closest":["POST /orders/{id}"]}
             """#),
     ])
@@ -250,7 +256,8 @@ import Testing
     @Test func aResponseFromAFileNamesItAndItsDelay() throws {
         let fixture = try DeciderFixture(files: ExplanationFixture.files)
         let request = ExplanationFixture.request("GET", "/products/7?page=2")
-        let explanation = Explanation(explaining: request, in: fixture.service.tree.tree, parser: JanssonParser(), adminAPI: true) { _, _ in 1 }
+        _ = fixture.decide("GET", "/products/7?page=2")
+        let explanation = Self.explain(request, in: fixture)
         #expect(explanation.text.contains("response: 202 later.json\n"))
         let express = Self.explain(ExplanationFixture.request("POST", "/orders/1", body: #"{"express":true}"#), in: fixture)
         #expect(express.text.contains("response: 201 no body delay 0.5s\n"))
@@ -265,7 +272,7 @@ import Testing
         let headers = [HTTPHeader(name: "Authorization", value: "x")]
         let decision = fixture.decide("GET", "/__espressomartini/explain?method=GET&path=%2Fproducts%2F7%3Fpage%3D3", headers: headers)
         let expected = Explanation(
-            explaining: ExplanationFixture.request("GET", "/products/7?page=3", headers: headers), in: fixture.service.tree, parser: JanssonParser()
+            explaining: ExplanationFixture.request("GET", "/products/7?page=3", headers: headers), in: fixture.service.tree, decider: fixture.decider
         )
         #expect(decision.summary == "admin 200 " + expected.json.compactText)
         #expect(expected.variants.last == .holds)

@@ -1,6 +1,6 @@
 import EspressoMartini
 import EspressoMartiniScripting
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// The engine's side: JavaScriptCore compiles and checks scripts at load, and the prelude's answer becomes
@@ -30,7 +30,25 @@ import Testing
     }
 
     static func answer(_ text: String, global: [HTTPHeader] = [HTTPHeader(name: "X-Global", value: "g"), HTTPHeader(name: "Content-Type", value: "x/g")]) -> GeneratedAnswer {
-        ScriptAnswer.make(fromAnswer: text, script: script("", inline: true), globalHeaders: global, parser: JanssonParser()) { _ in }
+        ScriptAnswer.make(fromAnswer: text, job: job(script("", inline: true), global: global), parser: JanssonParser()) { _ in }
+    }
+
+    /// A call of `script` as the only response of `GET /a`, in a server whose global headers are `global`.
+    static func job(_ script: ResponseScript, global: [HTTPHeader]) -> ScriptJob {
+        var configuration = ServerConfiguration()
+        configuration.headers = global
+        let route = RoutePattern(parsing: "/a")
+        let exchange = Exchange(method: .get, route: route, methodFolderName: "GET", responses: [ConfiguredResponse(.script(script))])
+        var builder = RouteTrie.Builder()
+        _ = builder.insert(route, method: .get, exchange: 0)
+        let tree = ServingTree(
+            ExchangeTree(exchanges: [exchange], trie: builder.freeze(), folder: "", realFolder: ""), counters: CallCounters(), configuration: configuration
+        )
+        return ScriptJob(
+            answer: ExchangeAnswer(tree: tree, exchangeIndex: 0, position: 0), script: script,
+            model: RequestModel(Request(method: "GET", path: "/a"), route: route, parser: JanssonParser()), cache: PanRequestCache(),
+            templates: TemplateEnvironment()
+        )
     }
 
     @Test("the prelude's answer as bytes: the script's headers, then the body's type, then the global ones", arguments: [

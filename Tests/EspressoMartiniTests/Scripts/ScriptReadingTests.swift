@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// `javascript` and `javascript_file` as the loader reads them (§12), with a checker that stands in for the

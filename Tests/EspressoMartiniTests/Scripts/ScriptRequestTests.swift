@@ -1,6 +1,6 @@
 import EspressoMartini
 import EspressoMartiniScripting
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// The request as JSON text for the engine (§12's wrapper is built from it with the body beside it).

@@ -47,10 +47,10 @@ import Testing
         let fixture = try DeciderFixture(files: Self.tree)
         #expect(fixture.decide("GET", "/__espressomartini/cache").summary == "admin 200 {}")
         let cache = fixture.service.cache
-        cache.acquire()
-        cache.setHeldValue(.string("ada"), forKey: "user")
-        cache.setHeldValue(.integer(2), forKey: "n")
-        cache.release()
+        cache.withCall { call in
+            call.setValue(.string("ada"), forKey: "user")
+            call.setValue(.integer(2), forKey: "n")
+        }
         #expect(fixture.decide("GET", "/__espressomartini/cache").summary == #"admin 200 {"n":2,"user":"ada"}"#)
         #expect(fixture.decide("DELETE", "/__espressomartini/cache").statusCode == 204)
         #expect(fixture.decide("GET", "/__espressomartini/cache").summary == "admin 200 {}")

@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Logging
 
 /// A tree loaded from files and made ready to serve, with the `Decider` the server would use: decisions
@@ -19,12 +19,9 @@ struct DeciderFixture {
         guard let tree else { throw FixtureError(description: diagnostics.all.map(\.description).joined(separator: "\n")) }
         var configuration = configuration
         configuration.requestsFolder = "/nonexistent"
-        service = TreeService(
-            tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"),
-            releaseBuilt: { _ in }
-        )
+        service = TreeService(tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"))
         decider = Decider(
-            configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal, parser: JanssonParser()) : nil,
+            configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal) : nil,
             parser: JanssonParser(), templates: TemplateEnvironment(cache: service.cache, mockServer: "http://127.0.0.1:8080")
         )
     }
@@ -53,18 +50,33 @@ extension Decision {
     /// `status route position` for an exchange's answer (`200 GET /users/{id} 0`), `status body` for bytes.
     var summary: String {
         switch self {
-        case .exchange(let answer): "\(answer.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
-        case .generated(let answer): "\(answer.statusCode) \(String(decoding: answer.body, as: UTF8.self))"
-        case .admin(let answer): "admin \(answer.statusCode) \(String(decoding: answer.body, as: UTF8.self))"
+        case .prebuilt(let answer): "\(answer.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
+        case .rendered(let answer, let made): "\(made.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
+        case .fault(let fault, let answer): "fault \(fault.rawValue) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
+        case .script(let job): "script \(job.answer.exchange.method.name) \(job.answer.exchange.route) \(job.answer.position)"
+        case .generated(let made): "\(made.statusCode) \(String(decoding: made.body, as: UTF8.self))"
+        case .admin(let made): "admin \(made.statusCode) \(String(decoding: made.body, as: UTF8.self))"
+        case .unavailable(let answer): "503 \(answer.exchange.route)"
+        case .unreadable(let path, _): "500 \(path)"
         case .delayed(let seconds, let decision): "after \(seconds) s: \(decision.summary)"
         }
     }
 
     var headers: [HTTPHeader] {
         switch self {
-        case .generated(let answer), .admin(let answer): answer.headers
-        case .exchange(let answer): answer.rendered?.headers ?? answer.response.effectiveHeaders(global: answer.tree.globalHeaders)
+        case .generated(let made), .admin(let made), .rendered(_, let made): made.headers
+        case .prebuilt(let answer), .fault(_, let answer): answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
+        case .script, .unavailable, .unreadable: []
         case .delayed(_, let decision): decision.headers
+        }
+    }
+
+    /// The bytes made for this request; nil for a response sent as configured.
+    var madeBody: [UInt8]? {
+        switch self {
+        case .generated(let made), .admin(let made), .rendered(_, let made): made.body
+        case .delayed(_, let decision): decision.madeBody
+        default: nil
         }
     }
 }

@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// Faults (§13) in decisions, the listing and explanations.
@@ -12,24 +12,26 @@ import Testing
     @Test func aFaultIsCountedAndReportedWithStatus0() throws {
         let fixture = try DeciderFixture(files: Self.files)
         let first = fixture.decide("GET", "/cut")
-        #expect(first.summary == "after 0.5 s: 200 GET /cut 0")
-        #expect(first.statusCode == 0 && first.exchangeAnswer?.fault == .truncatedBody)
-        #expect(fixture.decide("GET", "/cut").statusCode == 0)
+        #expect(first.summary == "after 0.5 s: fault truncated_body GET /cut 0")
+        #expect(first.statusCode == 0)
+        #expect(fixture.decide("GET", "/cut").summary == "fault empty_response GET /cut 1")
         #expect(fixture.decide("GET", "/cut").statusCode == 200)
-        #expect(fixture.service.tree.hasFaults)
     }
 
-    @Test func aTreeWithoutFaultsSaysSo() throws {
-        let fixture = try DeciderFixture(files: ["plain/GET/configuration.json": #"{"body": "plain"}"#])
-        #expect(!fixture.service.tree.hasFaults)
+    @Test func eachResponseHasItsSendingPlan() throws {
+        let fixture = try DeciderFixture(files: Self.files)
+        let tree = fixture.service.tree
+        #expect((0..<3).map { tree.sendingPlan(tree.slot(exchangeAt: 0, position: $0)).kind } == [.fault, .fault, .prebuilt])
+        #expect(tree.sendingPlan(tree.slot(exchangeAt: 0, position: 0)).hasOwnDelay)
+        #expect(!tree.sendingPlan(tree.slot(exchangeAt: 1, position: 0)).hasOwnDelay)
     }
 
     @Test func theListingAndTheExplanationNameTheFault() throws {
         let fixture = try DeciderFixture(files: Self.files)
-        let tree = fixture.service.tree.tree
+        let tree = fixture.service.tree.exchangeTree
         #expect(tree.listing.contains("GET  /cut    1: 200 body \"abcd\" delay 0.5s fault truncated_body · 2: 200 no body fault empty_response · 3: 200 body \"ok\"\n"), "\(tree.listing)")
         #expect(tree.listingJSON.compactText.contains(#""delay":0.5,"fault":"truncated_body"}"#))
-        let explanation = Explanation(explaining: ExplanationFixture.request("GET", "/cut"), in: fixture.service.tree, parser: JanssonParser())
+        let explanation = Explanation(explaining: ExplanationFixture.request("GET", "/cut"), in: fixture.service.tree, decider: fixture.decider)
         #expect(explanation.text.contains("response: 200 body \"abcd\" delay 0.5s fault truncated_body\n"), "\(explanation.text)")
         #expect(explanation.json.compactText.contains(#""fault":"truncated_body""#))
     }

@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// Sequence modes (§14) as `Decider.decide` serves them, as `Explanation` foresees them and as the listing
@@ -55,7 +55,7 @@ import Testing
         let fixture = try DeciderFixture(files: Self.files)
         for _ in 0..<4 {
             let request = ExplanationFixture.request("GET", target)
-            let explanation = Explanation(explaining: request, in: fixture.service.tree, parser: JanssonParser())
+            let explanation = Explanation(explaining: request, in: fixture.service.tree, decider: fixture.decider)
             #expect(explanation.json.compactText.contains(#""sequence":"\#(explanation.sequenceMode!.rawValue)""#))
             #expect(explanation.statusCode.map(UInt32.init) == fixture.decider.decide(request, tree: fixture.service.tree).statusCode)
         }
@@ -65,15 +65,16 @@ import Testing
         let fixture = try DeciderFixture(files: Self.files)
         _ = fixture.decide("GET", "/once")
         _ = fixture.decide("GET", "/once")
-        let explanation = Explanation(explaining: ExplanationFixture.request("GET", "/once"), in: fixture.service.tree, parser: JanssonParser())
-        #expect(explanation.outcome == .sequenceOver(explanation.tree.exchanges.firstIndex { $0.route.description == "/once" }!, variant: nil))
+        let explanation = Explanation(explaining: ExplanationFixture.request("GET", "/once"), in: fixture.service.tree, decider: fixture.decider)
+        #expect(explanation.choice?.exchange == explanation.tree.exchanges.firstIndex { $0.route.description == "/once" })
+        #expect(explanation.choice?.position == nil && explanation.choice?.variant == nil && explanation.plan.name == "sequence_over")
         #expect(explanation.text.contains("answer:   410 from GET /once: its 'once' sequence has served all 2 calls\n"))
         #expect(explanation.json.compactText.contains(#""status":410,"outcome":"sequence_over""#))
     }
 
     @Test func theListingShowsTheModes() throws {
         let fixture = try DeciderFixture(files: Self.files)
-        let tree = fixture.service.tree.tree
+        let tree = fixture.service.tree.exchangeTree
         #expect(tree.listing == """
             GET  /last      1: 201 no body · 2: 202 no body
             GET  /loop      1: 201 no body · 2: 202 no body (sequence loop)

@@ -30,7 +30,7 @@ import Testing
     @Test func sessionCountersSurviveAReloadOfTheSameExchanges() throws {
         let fixture = try DeciderFixture(files: Self.tree)
         _ = fixture.decide("GET", "/job", session: "a")
-        fixture.service.install(fixture.service.tree.tree)
+        fixture.service.install(fixture.service.tree.exchangeTree)
         #expect(fixture.decide("GET", "/job", session: "a").statusCode == 202)
     }
 
@@ -73,9 +73,9 @@ import Testing
         let fixture = try DeciderFixture(files: Self.tree)
         _ = fixture.decide("GET", "/job", session: "a")
         let cache = try #require(fixture.service.cache(ofSession: "a"))
-        cache.acquire()
-        cache.setHeldValue(.integer(7), forKey: "n")
-        cache.release()
+        cache.withCall { call in
+            call.setValue(.integer(7), forKey: "n")
+        }
         #expect(fixture.decide("GET", "/__espressomartini/cache?session=a").summary == #"admin 200 {"n":7}"#)
         #expect(fixture.decide("GET", "/__espressomartini/cache").summary == "admin 200 {}")
         #expect(fixture.decide("GET", "/__espressomartini/cache?session=nobody").summary == "admin 200 {}")
@@ -139,7 +139,7 @@ import Testing
         let fixture = try DeciderFixture(files: Self.tree)
         let statuses = await withTaskGroup(of: (String, UInt32).self) { group in
             for task in 0..<400 {
-                group.addTask { ("s\(task % 4)", fixture.decide("GET", "/job", session: "s\(task % 4)").statusCode) }
+                group.addTask { ("s\(task % 4)", fixture.decide("GET", "/job", session: "s\(task % 4)").statusCode ?? 0) }
             }
             var all: [String: [UInt32]] = [:]
             for await (session, status) in group { all[session, default: []].append(status) }

@@ -43,7 +43,7 @@ import Testing
     static func summary(_ decision: Decision) -> String {
         guard let answer = decision.exchangeAnswer else { return decision.summary }
         var body = ""
-        if case .inline(.string(let text)) = answer.response.body { body = " " + text }
+        if case .inline(.string(let text))? = answer.response.content?.body { body = " " + text }
         return "variant \((answer.variant ?? -1) + 1): \(answer.statusCode)\(body)"
     }
 
@@ -99,7 +99,7 @@ import Testing
         #expect(Self.summary(Self.decide(fixture, "GET", "/api/products?page=2")) == "variant 1: 200 page 2")
         #expect(Self.summary(Self.decide(fixture, "GET", "/api/products")) == "variant 3: 200 page 1 again")
         let tree = fixture.service.tree
-        let index = try #require(tree.tree.exchanges.firstIndex { $0.route.description == "/api/products" })
+        let index = try #require(tree.exchangeTree.exchanges.firstIndex { $0.route.description == "/api/products" })
         #expect((0..<3).map { tree.counter(exchangeAt: index, variant: $0).value } == [1, 0, 2])
         #expect(Self.decide(fixture, "GET", "/api/products").exchangeAnswer?.sequencePosition.index == 1)
     }

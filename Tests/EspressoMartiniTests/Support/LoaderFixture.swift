@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 
 /// Every loader test keeps its requests folder at `$TMP/exchanges`, so expected messages can spell
 /// paths with `$TMP` and stay readable.

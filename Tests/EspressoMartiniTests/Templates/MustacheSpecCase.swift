@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// A case of the Mustache specification: the data is JSON text, parsed with jansson.

@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 import Testing
 
 /// `endpoints` and `explain` mark templated responses (§11): `template` in text, `"template": true` in JSON,
@@ -11,7 +11,7 @@ import Testing
 
     @Test func endpointsMarksTemplatedResponses() throws {
         let fixture = try DeciderFixture(files: Self.files)
-        let tree = fixture.service.tree.tree
+        let tree = fixture.service.tree.exchangeTree
         #expect(tree.listing == "PUT  /orders/{id}  1: 201 body \"{{request.pathParameters.id}}\" template · 2: 409 no body\n")
         guard case .array(let exchanges) = tree.listingJSON, case .object(let members)? = exchanges.first,
               case .array(let responses)? = members.first(where: { $0.key == "responses" })?.value else {
@@ -23,7 +23,7 @@ import Testing
 
     @Test func explainMarksATemplatedResponse() throws {
         let fixture = try DeciderFixture(files: Self.files)
-        let explanation = Explanation(explaining: Request(method: "PUT", path: "/orders/7"), in: fixture.service.tree, parser: JanssonParser())
+        let explanation = Explanation(explaining: Request(method: "PUT", path: "/orders/7"), in: fixture.service.tree, decider: fixture.decider)
         #expect(explanation.text.contains("response: 201 body \"{{request.pathParameters.id}}\" template\n"))
         #expect(explanation.json.descendant(at: ["response", "template"]) == .bool(true))
     }

@@ -48,7 +48,7 @@ import Testing
         let (tree, diagnostics, _) = try LoaderFixture.load(fixture)
         #expect(diagnostics.all.isEmpty)
         #expect(tree?.exchanges.first?.responses.first?.template == nil)
-        #expect(tree?.exchanges.first?.hasTemplates == false)
+        #expect(tree?.exchanges.first?.readsBody == false)
     }
 
     /// A template with no body and no headers is fine; the exchange keeps request bodies.

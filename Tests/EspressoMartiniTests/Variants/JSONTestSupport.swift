@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniServer
+import EspressoMartiniJansson
 
 /// JSON text for table tests, parsed by the server's parser.
 func json(_ text: String) -> JSONValue {

@@ -90,7 +90,7 @@ import Testing
         ]))
         #expect(diagnostics.all.isEmpty, "\(diagnostics.all)")
         let exchange = try #require(tree?.exchanges.first)
-        #expect(exchange.responses.map(\.statusCode) == [201, 202, 404])
+        #expect(exchange.responses.map { $0.content?.statusCode } == [201, 202, 404])
         #expect(exchange.variants.map(\.responses) == [0..<2, 2..<3])
         #expect(exchange.variants[0].conditions.summary == "path id=7, header x-mode present")
         #expect(exchange.variants[1].when == nil)
@@ -113,7 +113,7 @@ import Testing
             LoaderErrorCase.configuration: #"{"responses": [{"status_code": 201}, {}], "sequence": "repeat_last"}"#,
         ]))
         #expect(diagnostics.all.isEmpty)
-        #expect(tree?.exchanges.first?.responses.map(\.statusCode) == [201, 200])
+        #expect(tree?.exchanges.first?.responses.map { $0.content?.statusCode } == [201, 200])
         #expect(tree?.exchanges.first?.variants.isEmpty == true)
     }
 

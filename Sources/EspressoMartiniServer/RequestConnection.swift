@@ -1,0 +1,21 @@
+import EspressoMartini
+
+/// The connection a request came on, as the server reads the request from it and the sender answers on
+/// it: libmicrohttpd's `HTTPConnection`, or a test's fake that records what it was given.
+protocol RequestConnection: Sendable {
+    /// The request's headers, read where the connection keeps them (valid while the request lasts).
+    var headers: RequestHeaders { get }
+    /// The value of the request header `name` (a C string with its NUL, compared without case), valid while
+    /// the request lasts; nil without one.
+    func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>?
+    /// The request's `Origin` header as a C string valid while the request lasts; nil without one.
+    var origin: UnsafePointer<CChar>? { get }
+    /// Queues `response` with `status`; false when it is refused (the connection is then closed).
+    func queue(_ response: HTTPResponse, status: UInt32) -> Bool
+    /// Stops handling the request until `resume`, without holding a thread.
+    func suspend()
+    /// Any thread.
+    func resume()
+    /// Resets the TCP connection now (RST).
+    func reset()
+}

@@ -1,0 +1,33 @@
+import EspressoMartini
+import Glibc
+
+extension Sender {
+    /// Suspends the connection for `seconds`, then carries out `then`: the timer resumes the connection and
+    /// libmicrohttpd calls the access handler again, which sends `state.pending`. No thread waits.
+    func wait(_ seconds: Double, then: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+        state.pending = (then, request)
+        state.suspended = connection
+        delayed.withLock { $0[ObjectIdentifier(state)] = state }
+        connection.suspend()
+        timer.schedule(after: seconds) { [self] in resume(state) }
+        return true
+    }
+
+    /// Ends a request's delay: exactly once, whoever (the timer or shut-down) comes first. Any thread.
+    func resume(_ state: RequestState) {
+        guard !state.resumed.exchange(true, ordering: .acquiringAndReleasing), let connection = state.suspended else { return }
+        delayed.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
+        connection.resume()
+    }
+
+    /// Ends every delay now and answers script calls not yet started (shut-down: libmicrohttpd must not stop
+    /// with suspended connections); waits, up to `scriptLimit`, for the running script calls to end.
+    func resumeAll(scriptLimit: Duration) {
+        scripts.stop()
+        let deadline = ContinuousClock.now + scriptLimit
+        while runningScripts.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
+            usleep(1000)
+        }
+        for state in delayed.withLock({ Array($0.values) }) { resume(state) }
+    }
+}

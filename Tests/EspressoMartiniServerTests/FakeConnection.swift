@@ -1,0 +1,71 @@
+@testable import EspressoMartiniServer
+import EspressoMartini
+import Foundation
+
+/// A connection that records what the sender and the server do with it: the responses queued (the very
+/// objects, and their status), suspensions and resumptions, a reset. Its request headers are given.
+final class FakeConnection: RequestConnection, @unchecked Sendable {
+    struct Queued {
+        let response: HTTPResponse
+        let status: UInt32
+    }
+
+    private let lock = NSLock()
+    private var _queued: [Queued] = []
+    private var _suspensions = 0
+    private var _resumptions = 0
+    private var _resets = 0
+    private let requestHeaders: [HTTPHeader]
+    /// The header values' bytes, kept for the request's life as libmicrohttpd keeps them.
+    private let values: [UnsafeMutableBufferPointer<UInt8>]
+    private let originString: UnsafeMutablePointer<CChar>?
+
+    init(headers: [HTTPHeader] = []) {
+        requestHeaders = headers
+        values = headers.map { header in
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: header.value.utf8.count)
+            _ = bytes.initialize(from: header.value.utf8)
+            return bytes
+        }
+        originString = headers.first { $0.name.lowercased() == "origin" }.map { strdup($0.value) }
+    }
+
+    deinit {
+        free(originString)
+        values.forEach { $0.deallocate() }
+    }
+
+    var queued: [Queued] { lock.withLock { _queued } }
+    var suspensions: Int { lock.withLock { _suspensions } }
+    var resumptions: Int { lock.withLock { _resumptions } }
+    var resets: Int { lock.withLock { _resets } }
+
+    var headers: RequestHeaders { RequestHeaders(requestHeaders) }
+
+    func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>? {
+        let wanted = String(cString: name.baseAddress!).lowercased()
+        guard let index = requestHeaders.firstIndex(where: { $0.name.lowercased() == wanted }) else { return nil }
+        return UnsafeBufferPointer(values[index])
+    }
+
+    var origin: UnsafePointer<CChar>? { originString.map { UnsafePointer($0) } }
+
+    func queue(_ response: HTTPResponse, status: UInt32) -> Bool {
+        lock.withLock { _queued.append(Queued(response: response, status: status)) }
+        return true
+    }
+
+    func suspend() { lock.withLock { _suspensions += 1 } }
+    func resume() { lock.withLock { _resumptions += 1 } }
+    func reset() { lock.withLock { _resets += 1 } }
+
+    /// Waits, up to `timeout` seconds, until `condition` holds; whether it did.
+    func wait(timeout: Double = 5, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(1000)
+        }
+        return true
+    }
+}

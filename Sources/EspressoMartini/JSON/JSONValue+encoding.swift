@@ -2,11 +2,21 @@ extension JSONValue {
     /// Compact JSON text (no spaces), as sent for inline bodies and by the admin API.
     public var compactText: String {
         var output = ""
-        write(to: &output)
+        write(to: &output, indentation: nil)
         return output
     }
 
-    private func write(to output: inout String) {
+    /// JSON text for people to read and edit: two spaces per level, one member or element per line, members
+    /// in their order, a newline at the end. Written trees (`configuration.json`, imported bodies) use it.
+    public var indentedText: String {
+        var output = ""
+        write(to: &output, indentation: 0)
+        output += "\n"
+        return output
+    }
+
+    /// `indentation`: the current level when indenting, nil for compact text.
+    private func write(to output: inout String, indentation: Int?) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -17,19 +27,29 @@ extension JSONValue {
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
-                element.write(to: &output)
+                Self.newLine(&output, indentation.map { $0 + 1 })
+                element.write(to: &output, indentation: indentation.map { $0 + 1 })
             }
+            if !elements.isEmpty { Self.newLine(&output, indentation) }
             output += "]"
         case .object(let members):
             output += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { output += "," }
+                Self.newLine(&output, indentation.map { $0 + 1 })
                 JSONValue.writeQuoted(member.key, to: &output)
-                output += ":"
-                member.value.write(to: &output)
+                output += indentation == nil ? ":" : ": "
+                member.value.write(to: &output, indentation: indentation.map { $0 + 1 })
             }
+            if !members.isEmpty { Self.newLine(&output, indentation) }
             output += "}"
         }
+    }
+
+    private static func newLine(_ output: inout String, _ indentation: Int?) {
+        guard let indentation else { return }
+        output += "\n"
+        output += String(repeating: "  ", count: indentation)
     }
 
     static func writeQuoted(_ string: String, to output: inout String) {

@@ -37,4 +37,37 @@ import Testing
         #expect(try parser.parse(Array(value.compactText.utf8)).get() == value)
         #expect(!value.compactText.contains(" "))
     }
+
+    @Test func indentedTextPutsOneMemberOrElementPerLineInTheirOrder() {
+        let value = JSONValue.object([
+            JSONMember(key: "z", value: .array([.integer(1), .object([JSONMember(key: "k", value: .string("v\n"))]), .array([])])),
+            JSONMember(key: "a", value: .object([])),
+            JSONMember(key: "b", value: .real(0.5)),
+        ])
+        #expect(value.indentedText == """
+            {
+              "z": [
+                1,
+                {
+                  "k": "v\\n"
+                },
+                []
+              ],
+              "a": {},
+              "b": 0.5
+            }
+
+            """)
+        #expect(JSONValue.string("x").indentedText == "\"x\"\n")
+    }
+
+    @Test(arguments: [
+        #"{"b": [1, 2.5, true, false, null], "a": {"nested": "y\n\"\\\u0001"}, "": ""}"#,
+        #"["é", "😀", [[]], {"x": {}}, -0, 1e3, 1e-7]"#,
+    ])
+    func indentedTextRoundTripsThroughJansson(_ source: String) throws {
+        let parser = JanssonParser()
+        let value = try parser.parse(Array(source.utf8)).get()
+        #expect(try parser.parse(Array(value.indentedText.utf8)).get() == value)
+    }
 }

@@ -33,7 +33,7 @@ struct ReferenceMatcher {
             switch segment {
             case .catchAll:
                 return segments.count > position  // one or more segments left
-            case .literal(let text):
+            case .literal(let text), .encodedLiteral(let text, _):
                 guard position < segments.count, segments[position] == text else { return false }
             case .parameter, .wildcard:
                 guard position < segments.count else { return false }
@@ -46,7 +46,7 @@ struct ReferenceMatcher {
     static func rank(_ pattern: RoutePattern) -> [Int] {
         pattern.segments.map { segment in
             switch segment {
-            case .literal: 0
+            case .literal, .encodedLiteral: 0
             case .parameter, .wildcard: 1
             case .catchAll: 2
             }

@@ -6,8 +6,22 @@ extension JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// JSON text for people to read and edit: two spaces per level, one member or element per line, members
+    /// in their order, a newline at the end. Written trees (`configuration.json`, imported bodies) use it.
+    public var indentedText: String {
+        var output: [UInt8] = []
+        write(to: &output, indentation: 0)
+        output.append(UInt8(ascii: "\n"))
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Appends the compact JSON text's UTF-8 bytes to `output`.
     public func write(to output: inout [UInt8]) {
+        write(to: &output, indentation: nil)
+    }
+
+    /// `indentation`: the current level when indenting, nil for compact text.
+    private func write(to output: inout [UInt8], indentation: Int?) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -18,18 +32,28 @@ extension JSONValue {
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.write(to: &output)
+                Self.newLine(&output, indentation.map { $0 + 1 })
+                element.write(to: &output, indentation: indentation.map { $0 + 1 })
             }
+            if !elements.isEmpty { Self.newLine(&output, indentation) }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.newLine(&output, indentation.map { $0 + 1 })
                 JSONStringEscaping.appendQuoted(member.key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                member.value.write(to: &output)
+                output.append(contentsOf: (indentation == nil ? ":" : ": ").utf8)
+                member.value.write(to: &output, indentation: indentation.map { $0 + 1 })
             }
+            if !members.isEmpty { Self.newLine(&output, indentation) }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static func newLine(_ output: inout [UInt8], _ indentation: Int?) {
+        guard let indentation else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indentation))
     }
 }

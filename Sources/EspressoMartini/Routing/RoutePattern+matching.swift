@@ -6,7 +6,7 @@ extension RoutePattern {
         for (position, segment) in segments.enumerated() {
             if case .catchAll = segment { return path.count > position }
             guard position < path.count else { return false }
-            if case .literal(let text) = segment, !text.utf8.elementsEqual(path[position].utf8) { return false }
+            if let text = segment.literalText, !text.utf8.elementsEqual(path[position].utf8) { return false }
         }
         return path.count == segments.count
     }
@@ -25,7 +25,7 @@ extension RouteSegment {
     /// 0 for a literal, 1 for a one-segment wildcard, 2 for `**`: the lower wins.
     fileprivate var precedence: Int {
         switch self {
-        case .literal: 0
+        case .literal, .encodedLiteral: 0
         case .parameter, .wildcard: 1
         case .catchAll: 2
         }

@@ -2,6 +2,9 @@
 public enum RouteSegment: Sendable, Hashable {
     /// Matches exactly this text.
     case literal(String)
+    /// A folder name with percent-escapes (`%2A`, `%7Bid%7D`, `%47ET`): matches exactly the decoded `text`,
+    /// never as a pattern; `spelling` is the folder name.
+    case encodedLiteral(String, spelling: String)
     /// `{name}` or `:name`, as spelled: matches any one segment (the name is for the reader).
     case parameter(spelling: String)
     /// `*`: matches any one segment.
@@ -9,9 +12,12 @@ public enum RouteSegment: Sendable, Hashable {
     /// `**`: matches one or more remaining segments; only ever last.
     case catchAll
 
-    /// The segment a folder name stands for.
+    /// The segment a folder name stands for. A name with a `%` that `FolderNameEscapes` cannot decode stays a
+    /// plain literal here; the loader refuses such a folder.
     public init(folderName name: String) {
-        if name == "*" {
+        if name.utf8.contains(UInt8(ascii: "%")), case .decoded(let text)? = FolderNameEscapes.decode(name) {
+            self = .encodedLiteral(text, spelling: name)
+        } else if name == "*" {
             self = .wildcard
         } else if name == "**" {
             self = .catchAll
@@ -26,9 +32,18 @@ public enum RouteSegment: Sendable, Hashable {
     public var spelling: String {
         switch self {
         case .literal(let text): text
+        case .encodedLiteral(_, let spelling): spelling
         case .parameter(let spelling): spelling
         case .wildcard: "*"
         case .catchAll: "**"
+        }
+    }
+
+    /// The text a literal segment matches; nil for patterns.
+    public var literalText: String? {
+        switch self {
+        case .literal(let text), .encodedLiteral(let text, _): text
+        case .parameter, .wildcard, .catchAll: nil
         }
     }
 
@@ -39,10 +54,12 @@ public enum RouteSegment: Sendable, Hashable {
         return String(name)
     }
 
-    /// `{id}`, `:id` and `*` all match any one segment.
+    /// `{id}`, `:id` and `*` all match any one segment; `%2A` and a folder that could be named `*` as a
+    /// literal both match only `*`.
     func matchesSameRequests(as other: RouteSegment) -> Bool {
         switch (self, other) {
-        case (.literal(let a), .literal(let b)): a == b
+        case (.literal(let a), .literal(let b)), (.literal(let a), .encodedLiteral(let b, _)), (.encodedLiteral(let a, _), .literal(let b)),
+             (.encodedLiteral(let a, _), .encodedLiteral(let b, _)): a == b
         case (.parameter, .parameter), (.parameter, .wildcard), (.wildcard, .parameter), (.wildcard, .wildcard): true
         case (.catchAll, .catchAll): true
         default: false
@@ -52,7 +69,7 @@ public enum RouteSegment: Sendable, Hashable {
     /// Hashes what `matchesSameRequests` compares.
     func hashMatchedRequests(into hasher: inout Hasher) {
         switch self {
-        case .literal(let text):
+        case .literal(let text), .encodedLiteral(let text, _):
             hasher.combine(0)
             hasher.combine(text)
         case .parameter, .wildcard: hasher.combine(1)

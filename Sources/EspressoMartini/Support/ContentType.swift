@@ -57,4 +57,36 @@ public enum ContentType {
         let fileExtension = base[base.index(after: dot)...].lowercased()
         return byExtension[fileExtension] ?? unknown
     }
+
+    /// The extension a body of `contentType` is written with (the tree writer's `response-N.EXT`): the one
+    /// whose type is that media type (`application/json` → `json`, `text/plain` → `txt`), `json` and `xml`
+    /// for any `+json` and `+xml` type, `txt` for other `text/*` types, `bin` when unknown.
+    public static func fileExtension(for contentType: String) -> String {
+        let essence = Self.essence(contentType)
+        if let known = preferredExtension[essence] { return known }
+        if essence.hasSuffix("+json") { return "json" }
+        if essence.hasSuffix("+xml") || essence == "text/xml" { return "xml" }
+        if essence.hasPrefix("text/") { return "txt" }
+        return "bin"
+    }
+
+    /// The media type without its parameters, in lower case: `application/json` for `Application/JSON; charset=utf-8`.
+    public static func essence(_ contentType: String) -> String {
+        let type = contentType.prefix { $0 != ";" }
+        return String(type.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
+    }
+
+    /// Each media type's extension; where several extensions share a type, the usual one.
+    private static let preferredExtension: [String: String] = {
+        let usual: Set<String> = ["txt", "html", "js", "yaml", "jpg"]
+        var table: [String: String] = [:]
+        for (fileExtension, type) in byExtension.sorted(by: { $0.key < $1.key }) {
+            let essence = Self.essence(type)
+            if table[essence] == nil || usual.contains(fileExtension) { table[essence] = fileExtension }
+        }
+        table["application/javascript"] = "js"
+        table["application/x-yaml"] = "yaml"
+        table["text/yaml"] = "yaml"
+        return table
+    }()
 }

@@ -125,6 +125,8 @@ public struct TreeLoader: Sendable {
                     method: method, in: parent, name: name, knownRealPath: knownRealPath, chain: chain,
                     configuration: configuration, route: route
                 )
+            } else if case .refused(let problem)? = FolderNameEscapes.decode(name) {
+                diagnostics.error(path(route.folder(named: name)), nil, problem)
             } else if route.segments.last == .catchAll {
                 diagnostics.error(path(route.folder(named: name)), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
             } else {

@@ -1,0 +1,96 @@
+/// Percent-escapes in path-component folder names, both ways: the loader decodes a name holding `%HH` into
+/// the one segment it matches literally (`%2A` matches only `*`, `%47ET` is the segment `GET`, never a
+/// method folder), and the tree writer spells any segment so that it reads back that way.
+public enum FolderNameEscapes {
+    /// What a folder name holding a `%` stands for.
+    public enum Decoding: Equatable, Sendable {
+        case decoded(String)
+        /// Why no request segment can be meant (a message for the loader's diagnostic).
+        case refused(String)
+    }
+
+    /// Nil for a name without `%` (it is read as it is).
+    public static func decode(_ name: String) -> Decoding? {
+        let utf8 = Array(name.utf8)
+        guard utf8.contains(UInt8(ascii: "%")) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            guard utf8[index] == UInt8(ascii: "%") else {
+                bytes.append(utf8[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) else {
+                return .refused("the folder name '\(name)' has a '%' not followed by two hexadecimal digits; write a literal '%' as %25")
+            }
+            let byte = high << 4 | low
+            switch byte {
+            case UInt8(ascii: "/"):
+                return .refused("the folder name '\(name)' holds %2F, a '/', which no path segment can hold; rename the folder")
+            case 0:
+                return .refused("the folder name '\(name)' holds %00, which no path segment can hold; rename the folder")
+            default: bytes.append(byte)
+            }
+            index += 3
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .refused("the folder name '\(name)' decodes to bytes that are not UTF-8; rename the folder")
+        }
+        guard text != ".", text != ".." else {
+            return .refused("the folder name '\(name)' decodes to '\(text)', a segment the server answers with 400 and never routes; rename the folder")
+        }
+        return .decoded(text)
+    }
+
+    /// Why `text` cannot be a path segment at all (nil when it can): no request path has it as a segment.
+    public static func problem(withSegment text: String) -> String? {
+        if text.isEmpty { return "an empty path segment" }
+        if text == "." || text == ".." { return "the path segment '\(text)'" }
+        if text.utf8.contains(UInt8(ascii: "/")) { return "a path segment holding '/'" }
+        if text.utf8.contains(0) { return "a path segment holding a NUL byte" }
+        return nil
+    }
+
+    /// The folder name that matches exactly the segment `text` and nothing else: as it is when it reads as
+    /// plain text, else with the characters that would make it a pattern (`*`, `**`, `{id}`, `:id`), a method
+    /// folder (`GET`, any case), a hidden folder (`.x`) or the admin API's folder (at the root) escaped, and
+    /// `%` and control characters always escaped. `text` must pass `problem(withSegment:)`.
+    public static func folderName(forSegment text: String, atRoot: Bool) -> String {
+        var name = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar.value < 0x20 || scalar.value == 0x7F {
+                name += escape(UInt8(scalar.value))
+            } else {
+                name.unicodeScalars.append(scalar)
+            }
+        }
+        if name == "*" || name == "**" {
+            return String(repeating: escape(UInt8(ascii: "*")), count: name.utf8.count)
+        }
+        if RouteSegment(folderName: name).parameterName != nil {
+            if name.hasPrefix(":") { return escape(UInt8(ascii: ":")) + name.dropFirst() }
+            return escape(UInt8(ascii: "{")) + name.dropFirst().dropLast() + escape(UInt8(ascii: "}"))
+        }
+        let first = name.utf8.first!
+        if HTTPMethod(name: name) != nil || first == UInt8(ascii: ".") || (atRoot && name == TreeLoader.reservedFolder) {
+            return escape(first) + String(Substring(name.utf8.dropFirst()))
+        }
+        return name
+    }
+
+    private static func escape(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// Writes exchanges into a requests folder as ordinary tree folders a person can read and edit: recording
+/// and `import openapi` both write through it.
+///
+/// - Each path segment becomes a folder named so that it matches exactly that segment
+///   (`FolderNameEscapes`: `*`, `{id}`, `GET`, `.x` escaped), a parameter `{name}`; the method folder last.
+/// - Body files are written beside `configuration.json` as `response-N.EXT`, numbered in the order the
+///   configuration names them; identical bodies of one exchange share one file. `configuration.json` is
+///   written last, indented, with its keys in a fixed order, so that the same draft always gives the same bytes.
+/// - Every file is written whole or not at all (a temporary file renamed). `response-N.*` files of an earlier
+///   write of the same method folder that the new configuration no longer names are removed.
+/// - Bodies of `204` and `304` responses are not written (the server sends none), nor `Content-Length` or
+///   `Transfer-Encoding` headers (the server sets them).
+public struct TreeWriter: Sendable {
+    public let requestsFolder: String
+    /// Written as `"$schema"` at the top of each configuration (editors find the JSON Schema); nil writes none.
+    public let schema: String?
+
+    public init(requestsFolder: String, schema: String? = nil) {
+        self.requestsFolder = requestsFolder
+        self.schema = schema
+    }
+
+    /// The method folder of `method` and `path`, relative to the requests folder (`api/%2A/{id}/GET`).
+    public static func methodFolder(method: HTTPMethod, path: [SegmentDraft]) throws(TreeWritingError) -> String {
+        var folders: [String] = []
+        for (index, segment) in path.enumerated() {
+            folders.append(try folderName(segment, atRoot: index == 0, in: folders))
+        }
+        folders.append(method.name)
+        return folders.joined(separator: "/")
+    }
+
+    private static func folderName(_ segment: SegmentDraft, atRoot: Bool, in folders: [String]) throws(TreeWritingError) -> String {
+        let name: String
+        switch segment {
+        case .literal(let text):
+            if let problem = FolderNameEscapes.problem(withSegment: text) {
+                throw TreeWritingError(path: "/" + folders.joined(separator: "/"), message: "\(problem) cannot be written as a folder")
+            }
+            name = FolderNameEscapes.folderName(forSegment: text, atRoot: atRoot)
+        case .parameter(let parameter):
+            name = "{" + parameter + "}"
+            guard !parameter.isEmpty, RouteSegment(folderName: name).parameterName == parameter,
+                  !parameter.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") || $0 < 0x20 }) else {
+                throw TreeWritingError(path: "/" + folders.joined(separator: "/"), message: "the parameter name '\(parameter)' cannot be written as a folder {\(parameter)}; use letters, digits, '-' or '_'")
+            }
+        }
+        guard name.utf8.count <= Self.longestFolderName else {
+            throw TreeWritingError(path: "/" + folders.joined(separator: "/"), message: "the path segment '\(name.prefix(40))…' is longer than a folder name can be (\(Self.longestFolderName) bytes)")
+        }
+        return name
+    }
+
+    /// Linux's NAME_MAX.
+    static let longestFolderName = 255
+
+    /// Writes one exchange: its folders, its body files, then its `configuration.json`.
+    @discardableResult
+    public func write(_ exchange: ExchangeDraft) throws(TreeWritingError) -> WrittenExchange {
+        let folder = try Self.methodFolder(method: exchange.method, path: exchange.path)
+        let folderPath = FileSystem.join(requestsFolder, folder)
+        try TreeFiles.makeFolders(folderPath)
+        var bodies = BodyFiles(folder: folderPath, drafts: exchange.allResponses.map(\.body))
+        let configuration = try configuration(exchange.answers, bodies: &bodies)
+        try TreeFiles.write(Array(configuration.indentedText.utf8), to: FileSystem.join(folderPath, TreeLoader.configurationFileName))
+        try bodies.removeUnnamed()
+        return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
+    }
+
+    /// The configuration of `answers`, its body files written on the way.
+    private func configuration(_ answers: ExchangeDraft.Answers, bodies: inout BodyFiles) throws(TreeWritingError) -> JSONValue {
+        var members = schema.map { [JSONMember(key: SchemaReference.key, value: .string($0))] } ?? []
+        switch answers {
+        case .responses(let responses, let sequence) where responses.count == 1 && sequence == nil:
+            guard case .object(let response) = try Self.response(responses[0], bodies: &bodies) else { return .null }
+            members += response
+        case .responses(let responses, let sequence):
+            members += try Self.sequence(responses, sequence, bodies: &bodies)
+        case .variants(let variants):
+            var written: [JSONValue] = []
+            for variant in variants {
+                var variantMembers = variant.when.map { [JSONMember(key: "when", value: $0)] } ?? []
+                variantMembers += try Self.sequence(variant.responses, variant.sequence, bodies: &bodies)
+                written.append(.object(variantMembers))
+            }
+            members.append(JSONMember(key: "variants", value: .array(written)))
+        }
+        return .object(members)
+    }
+
+    /// `"responses"` (one object, or an array for several) and `"sequence"` when given.
+    private static func sequence(_ responses: [ResponseDraft], _ mode: SequenceMode?, bodies: inout BodyFiles) throws(TreeWritingError) -> [JSONMember] {
+        var written: [JSONValue] = []
+        for response in responses { written.append(try Self.response(response, bodies: &bodies)) }
+        var members = [JSONMember(key: "responses", value: written.count == 1 ? written[0] : .array(written))]
+        if let mode { members.append(JSONMember(key: "sequence", value: .string(mode.rawValue))) }
+        return members
+    }
+
+    private static func response(_ response: ResponseDraft, bodies: inout BodyFiles) throws(TreeWritingError) -> JSONValue {
+        guard (200...599).contains(response.statusCode) else {
+            throw TreeWritingError(path: bodies.folder, message: "status \(response.statusCode) cannot be written; a response's status is from 200 to 599")
+        }
+        var members = [JSONMember(key: "status_code", value: .integer(Int64(response.statusCode)))]
+        if let headers = try headers(response.headers, in: bodies.folder) { members.append(JSONMember(key: "headers", value: headers)) }
+        guard response.statusCode != 204, response.statusCode != 304 else { return .object(members) }
+        switch response.body {
+        case .none: break
+        case .inline(let value): members.append(JSONMember(key: "body", value: value))
+        default: members.append(JSONMember(key: "response_file", value: .string(try bodies.name(response.body))))
+        }
+        return .object(members)
+    }
+
+    /// `{"Name": "value", "Set-Cookie": ["a", "b"]}`: names in order of first appearance, a repeated name
+    /// (in any case) as an array; nil when there are none.
+    private static func headers(_ headers: [HTTPHeader], in folder: String) throws(TreeWritingError) -> JSONValue? {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        var spelling: [String: String] = [:]
+        for header in headers where !HeadersParser.serverManaged.contains(header.name.lowercased()) {
+            guard HeadersParser.isToken(header.name) else {
+                throw TreeWritingError(path: folder, message: "'\(header.name)' is not a valid header name")
+            }
+            guard !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
+                throw TreeWritingError(path: folder, message: "the value of header '\(header.name)' holds a line break")
+            }
+            let key = header.name.lowercased()
+            if values[key] == nil {
+                names.append(key)
+                spelling[key] = header.name
+            }
+            values[key, default: []].append(header.value)
+        }
+        guard !names.isEmpty else { return nil }
+        return .object(names.map { key in
+            let all = values[key]!
+            return JSONMember(key: spelling[key]!, value: all.count == 1 ? .string(all[0]) : .array(all.map { .string($0) }))
+        })
+    }
+}

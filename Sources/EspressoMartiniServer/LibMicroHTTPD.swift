@@ -268,6 +268,20 @@ private struct ConnectionHeaders: RequestHeaderReader, @unchecked Sendable {
 
     let connection: OpaquePointer
 
+    /// Packs the headers as libmicrohttpd walks them: one pass, each appended by the C callback.
+    func pack(into packed: inout [UInt8]) {
+        withUnsafeMutablePointer(to: &packed) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
+                guard let cls, let name else { return .YES }
+                let packed = cls.assumingMemoryBound(to: [UInt8].self)
+                let nameBytes = UnsafeRawBufferPointer(start: name, count: nameSize)
+                let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+                RequestHeaders.pack(nameBytes, valueBytes, into: &packed.pointee)
+                return .YES
+            }, pointer)
+        }
+    }
+
     /// Gathers where the headers lie into memory on the stack, then calls `body` with each: no closure
     /// crosses into C, so reading the headers allocates nothing.
     func forEachHeader(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {

@@ -143,22 +143,25 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
             if keep > 0 { state.body.append(contentsOf: body.prefix(keep)) }
             return true
         }
-        if let (decision, request) = state.pending {
-            state.pending = nil
-            return sender.send(decision, answering: request, state: state, on: connection)
+        if let suspended = state.suspended {
+            state.suspended = nil
+            return sender.send(suspended.decision, answering: suspended.request, state: state, on: connection)
         }
         let knownMethod = HTTPMethod(requestMethod: method)
-        var request = Request(
+        let request = Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
             rawQuery: state.query, headers: connection.headers,
-            body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize
+            body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize, session: state.session
         )
-        request.session = state.session
-        let decision = state.sessionRefusal.map(decider.refusingSession) ?? decider.decide(request, tree: state.tree ?? service.tree)
+        let decision: Decision
+        if let refusal = state.sessionRefusal {
+            decision = decider.refusingSession(because: refusal)
+        } else {
+            decision = decider.decide(request, tree: state.tree ?? service.tree)
+        }
         if let journal, !decision.isAdmin {
             let body = state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
-            let status = decision.statusCode.map(Int.init)
-            state.journalEntry = (journal.record(request, answeredBy: decision, body: body, bodySize: state.bodySize), status)
+            state.journalEntry = journal.record(request, answeredBy: decision, body: body, bodySize: state.bodySize)
         }
         return sender.send(decision, answering: request, state: state, on: connection)
     }

@@ -1,9 +1,8 @@
 import EspressoMartini
-import Synchronization
 
 /// What the server remembers about one request between libmicrohttpd's calls to the access handler.
-/// libmicrohttpd hands a connection to one thread at a time, and a suspended one to none, so the plain
-/// fields need no lock; `resumed` is raced for by the delay timer and shut-down, and only the winner resumes.
+/// libmicrohttpd hands a connection to one thread at a time, and a suspended one to none, so the fields
+/// need no lock.
 final class RequestState: @unchecked Sendable {
     /// When the request line arrived, for the access log; nil when the access log is off, as reading
     /// the clock for every request would then be wasted.
@@ -27,12 +26,8 @@ final class RequestState: @unchecked Sendable {
     var exchangeReadsBody = false
     /// The request's journal entry and the status it was recorded with, to complete it with the status sent.
     var journalEntry: (ticket: RequestJournal.Ticket, status: Int?)?
-    /// The decision to carry out when the suspended connection resumes (after its delay, with its script's
-    /// answer), and the request it answers.
-    var pending: (decision: Decision, request: Request)?
-    /// The connection while it is suspended for a delay, so that shut-down can resume it.
-    var suspended: (any RequestConnection)?
-    let resumed = Atomic<Bool>(false)
+    /// While the connection is suspended (a delay, a script): what to send when it resumes.
+    var suspended: SuspendedAnswer?
 
     init(query: String, timed: Bool) {
         self.query = query

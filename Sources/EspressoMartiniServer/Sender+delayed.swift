@@ -3,21 +3,21 @@ import Glibc
 
 extension Sender {
     /// Suspends the connection for `seconds`, then carries out `then`: the timer resumes the connection and
-    /// libmicrohttpd calls the access handler again, which sends `state.pending`. No thread waits.
+    /// libmicrohttpd calls the access handler again, which sends what `state.suspended` holds. No thread waits.
     func wait(_ seconds: Double, then: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
-        state.pending = (then, request)
-        state.suspended = connection
-        delayed.withLock { $0[ObjectIdentifier(state)] = state }
+        let suspended = SuspendedAnswer(then, answering: request, on: connection)
+        state.suspended = suspended
+        delayed.withLock { $0[ObjectIdentifier(suspended)] = suspended }
         connection.suspend()
-        timer.schedule(after: seconds) { [self] in resume(state) }
+        timer.schedule(after: seconds) { [self] in resume(suspended) }
         return true
     }
 
     /// Ends a request's delay: exactly once, whoever (the timer or shut-down) comes first. Any thread.
-    func resume(_ state: RequestState) {
-        guard !state.resumed.exchange(true, ordering: .acquiringAndReleasing), let connection = state.suspended else { return }
-        delayed.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(state)) }
-        connection.resume()
+    func resume(_ suspended: SuspendedAnswer) {
+        guard !suspended.resumed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        delayed.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(suspended)) }
+        suspended.connection.resume()
     }
 
     /// Ends every delay now and answers script calls not yet started (shut-down: libmicrohttpd must not stop
@@ -28,6 +28,6 @@ extension Sender {
         while runningScripts.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
             usleep(1000)
         }
-        for state in delayed.withLock({ Array($0.values) }) { resume(state) }
+        for suspended in delayed.withLock({ Array($0.values) }) { resume(suspended) }
     }
 }

@@ -2,16 +2,18 @@ import EspressoMartini
 
 extension Sender {
     /// Suspends the connection while the script engine computes the answer on a thread of its own; the
-    /// connection resumes with it in `state.pending`, and libmicrohttpd then calls the access handler again,
-    /// which sends it. While the server stops, no script starts: `Decision.unavailable`.
+    /// connection resumes with it in `state.suspended`, and libmicrohttpd then calls the access handler
+    /// again, which sends it. While the server stops, no script starts: `Decision.unavailable`.
     func run(_ job: ScriptJob, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
         if scripts.isStopping {
             return send(.unavailable(job.answer), answering: request, state: state, on: connection)
         }
+        let suspended = SuspendedAnswer(.script(job), answering: request, on: connection)
+        state.suspended = suspended
         runningScripts.add(1, ordering: .sequentiallyConsistent)
         connection.suspend()
         scripts.run(job) { [self] computed in
-            state.pending = (.rendered(job.answer, computed), request)
+            suspended.decision = .rendered(job.answer, computed)
             connection.resume()
             runningScripts.subtract(1, ordering: .sequentiallyConsistent)
         }

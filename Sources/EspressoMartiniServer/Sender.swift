@@ -12,7 +12,7 @@ final class Sender: Sendable {
     /// Runs the scripts of responses computed per request, off libmicrohttpd's threads.
     let scripts: any ScriptEngine
     /// Connections waiting out a delay, so that shut-down can answer them early.
-    let delayed = Locked<[ObjectIdentifier: RequestState]>([:])
+    let delayed = Locked<[ObjectIdentifier: SuspendedAnswer]>([:])
     /// Ends delays; its thread starts with the first delayed request.
     let timer = DeadlineTimer()
     /// Connections suspended while their script runs: shut-down waits for none to be left.

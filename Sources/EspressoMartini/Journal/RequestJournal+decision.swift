@@ -1,15 +1,22 @@
 extension RequestJournal {
     /// Records `request` as `decision` answers it, with the first bytes of its body and its full size; the
-    /// status is the decision's, or none yet for a script's (`complete` sets it). The headers are packed
-    /// straight from the request (see `record(_:packingHeaders:)`).
+    /// status is the decision's, or none yet for a script's (`complete` sets it with the status sent). The
+    /// headers are packed straight from the request (see `record(_:packingHeaders:)`). Returns what
+    /// `complete` needs, and the status recorded.
     @discardableResult
-    public func record(_ request: Request, answeredBy decision: Decision, body: [UInt8], bodySize: Int) -> Ticket {
-        let answer = decision.exchangeAnswer
+    public func record(_ request: Request, answeredBy decision: Decision, body: [UInt8], bodySize: Int) -> (ticket: Ticket, status: Int?) {
+        let status = decision.statusCode.map(Int.init)
+        var route: String?, variant: Int?, position: Int?
+        if let answer = decision.exchangeAnswer {
+            let exchange = answer.exchange
+            route = exchange.route.description
+            variant = answer.variant
+            position = exchange.sequencePosition(of: answer.position, variant: answer.variant).index
+        }
         let entry = JournalEntry(
             time: .now, method: request.method, path: request.path, query: request.rawQuery, body: body, bodySize: bodySize,
-            route: answer?.exchange.route.description, variant: answer?.variant, response: answer?.sequencePosition.index,
-            status: decision.statusCode.map(Int.init), session: request.session?.name
+            route: route, variant: variant, response: position, status: status, session: request.session?.name
         )
-        return record(entry) { request.headers.pack(into: &$0) }
+        return (record(entry) { request.headers.pack(into: &$0) }, status)
     }
 }

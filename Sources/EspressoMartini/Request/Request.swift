@@ -1,5 +1,5 @@
-/// One HTTP request as the core sees it: what `Decider.decide` decides on, and (later) what conditions,
-/// templates and scripts read. The server builds it from libmicrohttpd; tests build it directly. Each part
+/// One HTTP request as the core sees it: what `Decider` decides on, and what conditions, templates and
+/// scripts read. The server builds it from libmicrohttpd; tests build it directly. Each part
 /// is kept as received and parsed only when something asks for it, so a static exchange's request costs
 /// no more than its path.
 public struct Request: Sendable {
@@ -20,7 +20,7 @@ public struct Request: Sendable {
     public let body: [UInt8]?
     /// The whole body's size in bytes, kept or not.
     public let bodySize: Int
-    /// The session its session header names (§14); nil for the default session.
+    /// The session its session header names (doc/faults-and-sessions.md); nil for the default session.
     public var session: Session?
 
     public init(
@@ -34,7 +34,10 @@ public struct Request: Sendable {
     }
 
     /// For a server that has already read the method (it reads it from bytes, without a String).
-    public init(method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders, body: [UInt8]?, bodySize: Int) {
+    public init(
+        method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders, body: [UInt8]?, bodySize: Int,
+        session: Session? = nil
+    ) {
         self.method = method
         self.knownMethod = knownMethod
         self.path = path
@@ -43,6 +46,7 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.bodySize = bodySize
+        self.session = session
     }
 
     /// The query parameters, percent-decoded, `+` as a space, repeated names in order.

@@ -67,12 +67,20 @@ public struct RequestHeaders: Sendable {
 
     /// Appends the headers packed as `name NUL value NUL …`, the journal's form: no strings made.
     public func pack(into packed: inout [UInt8]) {
-        forEach { name, value in
-            packed.append(contentsOf: name)
-            packed.append(0)
-            packed.append(contentsOf: value)
-            packed.append(0)
+        switch storage {
+        case .list(let headers):
+            for header in headers { Self.pack(header.name.utf8, header.value.utf8, into: &packed) }
+        case .reader(let reader):
+            reader.pack(into: &packed)
         }
+    }
+
+    /// Appends one header as `name NUL value NUL`.
+    public static func pack(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, into packed: inout [UInt8]) {
+        packed.append(contentsOf: name)
+        packed.append(0)
+        packed.append(contentsOf: value)
+        packed.append(0)
     }
 }
 
@@ -80,4 +88,13 @@ public struct RequestHeaders: Sendable {
 public protocol RequestHeaderReader: Sendable {
     /// Calls `body` with each header's name and value bytes, in arrival order.
     func forEachHeader(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void)
+
+    /// Appends every header packed as `RequestHeaders.pack` does; a reader may do it in one pass of its own.
+    func pack(into packed: inout [UInt8])
+}
+
+extension RequestHeaderReader {
+    public func pack(into packed: inout [UInt8]) {
+        forEachHeader { name, value in RequestHeaders.pack(name, value, into: &packed) }
+    }
 }

@@ -19,6 +19,11 @@ let package = Package(
         .systemLibrary(name: "CJavaScriptCore"),
         // libyaml's types, and nothing to link: loaded with dlopen for the first YAML body a script reads.
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
+        // libcurl's types, and nothing to link: loaded with dlopen by a server with a `proxy`.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
+        // zlib's and Brotli's decoder types, and nothing to link: loaded with dlopen to decode a recorded body.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", providers: [.apt(["libbrotli-dev"])]),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -37,7 +42,7 @@ let package = Package(
         // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS"]
+            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CCurl", "CZlib", "CBrotli"]
         ),
         // The commands; `run` makes the parser, the script engine, the decider and the server in one place.
         .executableTarget(

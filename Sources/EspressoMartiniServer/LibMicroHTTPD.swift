@@ -37,6 +37,13 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
         return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: size)
     }
 
+    /// The client's address (`192.0.2.7`, `2001:db8::7`; an IPv4 client of an IPv6 socket as IPv4), nil
+    /// when libmicrohttpd does not say.
+    var clientAddress: ClientAddress? {
+        guard let address = em_connection_client_address(raw) else { return nil }
+        return ClientAddress(address)
+    }
+
     /// The request's `Origin` header as a C string libmicrohttpd keeps for the request; nil without one.
     var origin: UnsafePointer<CChar>? {
         MHD_lookup_connection_value(raw, .HEADER_KIND, "Origin")
@@ -120,6 +127,7 @@ final class HTTPResponse: @unchecked Sendable {
             case .bytes(let count): return count
             case .endOfBody: return MHD_CONTENT_READER_END_OF_STREAM
             case .broken: return MHD_CONTENT_READER_END_WITH_ERROR
+            case .suspended: return 0
             }
         }, context.toOpaque(), { context in
             Unmanaged<BodySource>.fromOpaque(context!).release()
@@ -160,6 +168,9 @@ enum BodyRead {
     case endOfBody
     /// The connection is closed now, the body cut short.
     case broken
+    /// Nothing yet: the source has suspended the connection, and resumes it when more is ready
+    /// (`ArrivingBody`).
+    case suspended
 }
 
 /// Produces a callback response's body (a truncated body, a stream), on the connection's thread.

@@ -32,6 +32,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxSessions = 1000
     /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
     public var scriptTimeout: Double = 1
+    /// Who may use the admin API besides clients with `adminToken`.
+    public var adminAccess = AdminAccess.loopback
+    /// With it, the admin API admits a client that sends `Authorization: Bearer TOKEN`, and only such clients.
+    public var adminToken: String?
+    /// Forward what the tree does not answer to a real API, recording it or not (doc/recording.md); nil: no forwarding.
+    public var proxy: ProxyConfiguration?
 
     public init() {}
 

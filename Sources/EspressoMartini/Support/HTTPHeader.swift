@@ -23,6 +23,13 @@ public struct HTTPHeader: Sendable, Equatable {
     }
 }
 
+extension HTTPHeader {
+    /// Whether `name` can be a header's name (RFC 9110 token characters).
+    public static func isValidName(_ name: String) -> Bool {
+        HeadersParser.isToken(name)
+    }
+}
+
 extension [HTTPHeader] {
     public func contains(named name: String) -> Bool {
         contains { $0.name.lowercased() == name.lowercased() }

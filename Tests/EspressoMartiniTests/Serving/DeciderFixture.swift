@@ -30,12 +30,18 @@ struct DeciderFixture {
         let description: String
     }
 
-    /// Decides as the server would, in the session named `session` (nil: the default one), and journals
-    /// the request as the server does (admin requests aside).
-    func decide(_ method: String, _ target: String, headers: [HTTPHeader] = [], session: String? = nil) -> Decision {
+    static let loopback = ClientAddress(text: "127.0.0.1", isLoopback: true)
+
+    /// Decides as the server would, in the session named `session` (nil: the default one), for a request
+    /// from `client` (a loopback one by default), and journals the request as the server does (admin
+    /// requests aside).
+    func decide(
+        _ method: String, _ target: String, headers: [HTTPHeader] = [], session: String? = nil, client: ClientAddress? = DeciderFixture.loopback
+    ) -> Decision {
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
         var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers))
         request.session = session.map { service.sessions.session(named: $0) }
+        request.client = client
         let decision = decider.decide(request, tree: service.tree)
         if !decision.isAdmin { journal.record(request, answeredBy: decision, body: [], bodySize: 0) }
         return decision
@@ -59,6 +65,7 @@ extension Decision {
         case .unavailable(let answer): "503 \(answer.exchange.route)"
         case .unreadable(let path, _): "500 \(path)"
         case .delayed(let seconds, let decision): "after \(seconds) s: \(decision.summary)"
+        case .forward(let job): "forward to \(job.target)\(job.records ? ", recorded" : "")"
         }
     }
 
@@ -66,7 +73,7 @@ extension Decision {
         switch self {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.headers
         case .prebuilt(let answer), .fault(_, let answer): answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
-        case .script, .unavailable, .unreadable: []
+        case .script, .unavailable, .unreadable, .forward: []
         case .delayed(_, let decision): decision.headers
         }
     }

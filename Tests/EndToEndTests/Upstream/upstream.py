@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small real API for the proxy and record tests: an HTTP/1.1 server on 127.0.0.1 (never another address)
 that keeps connections alive. It prints `upstream listening on PORT` once it is ready, then serves until
-killed. Routes:
+killed; `upstream.py PORT CERT KEY` serves HTTPS with that certificate. Routes:
 
   GET  /json              a JSON object
   GET  /png               a PNG image (binary bytes)
@@ -13,13 +13,14 @@ killed. Routes:
   GET  /cookie            a Set-Cookie header
   GET  /empty             204
   ANY  /echo/...          the request as JSON: method, path, query, headers (a list of pairs), body size and text
-  POST /upload            reads the body as it comes; {"size": N, "sum": S} (S: the bytes' sum mod 2**32)
+  POST /upload            reads the body as it comes; {"size": N, "crc32": C}
+  GET  /hop               hop-by-hop headers (Connection: X-Hop, X-Hop, Keep-Alive, Proxy-Note) and X-Kept
   GET  /__upstream/hits   {"PATH": calls} for every path asked, and "connections": TCP connections accepted
 Any other path: 404 with a JSON body naming it.
 """
 import gzip
 import json
-import socketserver
+import ssl
 import sys
 import threading
 import time
@@ -83,19 +84,19 @@ class Handler(BaseHTTPRequestHandler):
             hits[url.path] = hits.get(url.path, 0) + 1
             count = hits[url.path]
         if url.path == "/upload":
-            size, total, left = 0, 0, int(self.headers.get("Content-Length") or 0)
+            size, crc, left = 0, 0, int(self.headers.get("Content-Length") or 0)
             chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "")
             data = self.read_body() if chunked else None
             if data is not None:
-                size, total = len(data), sum(data)
+                size, crc = len(data), zlib.crc32(data)
             while left > 0:
                 piece = self.rfile.read(min(left, 1 << 20))
                 if not piece:
                     break
                 size += len(piece)
-                total += sum(piece)
+                crc = zlib.crc32(piece, crc)
                 left -= len(piece)
-            return self.send(200, json.dumps({"size": size, "sum": total % (1 << 32)}).encode())
+            return self.send(200, json.dumps({"size": size, "crc32": crc}).encode())
         body = self.read_body()
         if url.path.startswith("/echo"):
             return self.send(200, json.dumps({
@@ -121,6 +122,9 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/slow":
             time.sleep(float(query.get("seconds", ["1"])[0]))
             return self.send(200, b'{"slow": true}')
+        if url.path == "/hop":
+            return self.send(200, b'{"hop": true}', headers=[
+                ("Connection", "X-Hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5"), ("Proxy-Note", "x"), ("X-Kept", "yes")])
         if url.path == "/cookie":
             return self.send(200, b'{"cookie": "set"}', headers=[("Set-Cookie", "session=upstream-secret; Path=/")])
         if url.path == "/empty":
@@ -156,5 +160,9 @@ class Server(ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 0), Handler)
+if len(sys.argv) > 3:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print("upstream listening on %d" % server.server_address[1], flush=True)
 server.serve_forever()

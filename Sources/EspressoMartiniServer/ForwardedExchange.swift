@@ -55,6 +55,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     private let connection: any RequestConnection
     private unowned let forwarder: Forwarder
     private let shared = Locked(Shared())
+    /// The transfer has ended (set on the HTTP client's thread).
+    private let transferIsOver = Atomic<Bool>(false)
     /// When something last moved between the server and the target (monotonic nanoseconds).
     private let lastProgress = Atomic<UInt64>(Monitor<Int>.now())
     /// Non-nil while the request is to be recorded.
@@ -127,9 +129,10 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         }
     }
 
-    /// libmicrohttpd has finished with the request (answered, or the client went away).
+    /// libmicrohttpd has finished with the request (answered, or the client went away): a transfer still
+    /// running is stopped.
     func clientGone() {
-        forwarder.cancel(self)
+        if !transferIsOver.load(ordering: .acquiring) { forwarder.cancel(self) }
     }
 
     // MARK: The HTTP client's side
@@ -198,6 +201,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     /// The transfer is over (out of the multi): the target's answer is complete, or `failure` says why not.
     func transferEnded(_ failure: TransferFailure?) {
+        transferIsOver.store(true, ordering: .releasing)
         transfer.release()
         let resumeClient = shared.withLock { shared -> Bool in
             shared.uploadDropped = true

@@ -226,6 +226,31 @@ struct ForwardingTests {
         #expect(endpoints.standardOutput.hasSuffix("other requests: forwarded to https://api.example.com/v2\n"), "\(endpoints)")
     }
 
+    @Test("stopping: a request in flight is answered; past the grace, one still waiting gets 503, one still streaming is cut; exit 0")
+    func stopping() async throws {
+        let upstream = try await Upstream()
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
+        defer { server.stop() }
+        let client = server.client
+        async let quick = client.send("GET", "/slow?seconds=1")
+        var patient = client
+        patient.timeout = 30
+        let waiting = patient
+        async let late = waiting.send("GET", "/slow?seconds=40")
+        async let stalled = ExternalTool.run("curl", ["-sS", "--max-time", "30", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(server.port)/stall"], timeout: 40)
+        try await Task.sleep(for: .milliseconds(500))
+        server.send(signal: SIGTERM)
+        #expect(try await quick.statusCode == 200)
+        let stopped = try await late
+        #expect(stopped.statusCode == 503 && stopped.text.contains("stopping"), "\(stopped.text)")
+        let cut = try await stalled
+        #expect(cut.status != 0 && cut.standardOutput == "10", "\(cut)")
+        let outcome = await server.waitForExit(timeout: 20)
+        #expect(outcome.exitCode == 0, "\(outcome)")
+    }
+
     /// CRC-32 (IEEE), as Python's zlib.crc32 computes it.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var table = [UInt32](repeating: 0, count: 256)

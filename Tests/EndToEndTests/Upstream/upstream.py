@@ -10,6 +10,7 @@ killed; `upstream.py PORT CERT KEY` serves HTTPS with that certificate. Routes:
   GET  /counter           {"count": N}, N counting this path's calls
   GET  /slow?seconds=S    waits S seconds, then answers
   GET  /big?size=N        N bytes of a repeating pattern (Content-Length; ?chunked=1 sends them chunked)
+  GET  /stall             announces 1000 bytes, sends 10, then waits a minute
   GET  /cookie            a Set-Cookie header
   GET  /empty             204
   ANY  /echo/...          the request as JSON: method, path, query, headers (a list of pairs), body size and text
@@ -122,6 +123,14 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/slow":
             time.sleep(float(query.get("seconds", ["1"])[0]))
             return self.send(200, b'{"slow": true}')
+        if url.path == "/stall":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"0123456789")
+            self.wfile.flush()
+            time.sleep(60)
+            return
         if url.path == "/hop":
             return self.send(200, b'{"hop": true}', headers=[
                 ("Connection", "X-Hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5"), ("Proxy-Note", "x"), ("X-Kept", "yes")])

@@ -71,9 +71,14 @@ public final class ExchangeRecorder: @unchecked Sendable {
         let body: ResponseDraft.Body = bodyFile.map {
             .movedFile(path: $0, fileExtension: ContentType.fileExtension(for: Self.contentType(of: exchange.responseHeaders)))
         } ?? .none
-        let response = ResponseDraft(statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
+        var response = ResponseDraft(statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
+        let folderPath = FileSystem.join(writer.requestsFolder, folder)
+        if case .movedFile(let path, let fileExtension) = body, let same = Self.existingFile(sameAs: path, fileExtension: fileExtension, in: variants, folder: folderPath) {
+            unlink(path)  // identical bodies of one exchange share one file
+            response.body = .existingFile(same)
+            bodyFile = nil
+        }
         if let index = variants.firstIndex(where: { $0.kept == nil && $0.when == when }) {
-            let folderPath = FileSystem.join(writer.requestsFolder, folder)
             if options.repeats == .first || Self.same(response, variants[index].responses.last, in: folderPath) {
                 if let file = bodyFile { unlink(file) }
                 return .unchanged(folder: folder)
@@ -153,9 +158,18 @@ public final class ExchangeRecorder: @unchecked Sendable {
         guard let last, last.statusCode == response.statusCode, sorted(last.headers) == sorted(response.headers) else { return false }
         switch (response.body, last.body) {
         case (.none, .none): return true
-        case (.movedFile(let path, _), .existingFile(let name)): return FileSystem.sameContents(path, FileSystem.join(folder, name))
+        case (.existingFile(let name), .existingFile(let lastName)): return name == lastName
         default: return false
         }
+    }
+
+    /// The body file of a recorded response of the exchange that holds the same bytes as `path`.
+    private static func existingFile(sameAs path: String, fileExtension: String, in variants: [VariantDraft], folder: String) -> String? {
+        var seen: Set<String> = []
+        for case .existingFile(let name) in variants.flatMap(\.responses).map(\.body) where seen.insert(name).inserted {
+            if name.hasSuffix("." + fileExtension), FileSystem.sameContents(path, FileSystem.join(folder, name)) { return name }
+        }
+        return nil
     }
 
     /// Headers by name (without case), each name's values in their order.

@@ -14,7 +14,6 @@
 typedef CURLcode (*EMCurlGlobalInit)(long flags);
 typedef CURL *(*EMCurlEasyInit)(void);
 typedef void (*EMCurlEasyCleanup)(CURL *handle);
-typedef void (*EMCurlEasyReset)(CURL *handle);
 typedef CURLcode (*EMCurlEasySetopt)(CURL *handle, CURLoption option, ...);
 typedef CURLcode (*EMCurlEasyGetinfo)(CURL *handle, CURLINFO info, ...);
 typedef CURLcode (*EMCurlEasyPause)(CURL *handle, int bitmask);

@@ -46,10 +46,11 @@ class ArrivingBody: BodySource, @unchecked Sendable {
     /// connection if it waits for them. Any thread.
     @discardableResult
     final func produce<Result>(_ change: () -> Result) -> Result {
-        let (result, wake) = waiting.withLock { waiting in
-            let result = change()
-            defer { waiting = false }
-            return (result, waiting)
+        var wake = false
+        let result = waiting.withLock { waiting in
+            wake = waiting
+            waiting = false
+            return change()
         }
         if wake { connection.resume() }
         return result

@@ -54,6 +54,17 @@ final class ForwardedAnswer: ArrivingBody, @unchecked Sendable {
         produce { holdsBackEnd = false }
     }
 
+    /// The whole body, taken out, when it has all arrived, is not held back and has at most `limit` bytes (to be
+    /// sent in one piece); nil otherwise.
+    func takeWholeBody(limit: Int) -> [UInt8]? {
+        inspect { () -> [UInt8]? in
+            guard ended, !broken, !holdsBackEnd, queue.count <= limit else { return nil }
+            var bytes = [UInt8](repeating: 0, count: queue.count)
+            _ = bytes.withUnsafeMutableBytes { queue.read(into: $0) }
+            return bytes
+        }
+    }
+
     /// Whether the transfer waits for the client to take bytes (no time limit runs on the target then).
     var waitsForClient: Bool {
         inspect { paused }

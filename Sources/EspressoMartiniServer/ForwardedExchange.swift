@@ -67,6 +67,11 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     private var headReader = UpstreamHead.Reader()
     private var head: UpstreamHead?
     private var recordingFile: RecordingFile?
+    /// A head read and not yet handed to the client: it goes once libcurl has read what it could, or the
+    /// transfer has ended (`deliverHead`). The client then gets the head with the start of the body, or a
+    /// small answer whole, in one write, as from the target: a head sent alone, then a small body, would wait
+    /// out a delayed acknowledgement (Nagle's algorithm) on the client's connection.
+    private var pendingHead: UpstreamHead?
 
     init(
         transfer: HTTPClientTransfer, decision: Decision, request: Request, connection: any RequestConnection, forwarder: Forwarder,
@@ -170,7 +175,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         if holdsBack && bodiless {
             shared.withLock { $0.heldHead = complete }
         } else {
-            deliver(.head(complete))
+            pendingHead = complete
+            forwarder.headRead(self)
         }
     }
 
@@ -181,18 +187,25 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         return true
     }
 
+    /// Hands a head read to the client, if one waits. On the HTTP client's thread.
+    func deliverHead() {
+        guard let head = pendingHead else { return }
+        pendingHead = nil
+        deliver(.head(head))
+    }
+
     func transferUpload(into buffer: UnsafeMutableRawBufferPointer) -> UploadStep {
-        let (step, resumeClient) = shared.withLock { shared -> (UploadStep, Bool) in
+        var resumeClient = false
+        let step = shared.withLock { shared -> UploadStep in
             let count = shared.upload.read(into: buffer)
-            var resume = false
             if shared.suspendedForUpload, shared.upload.count <= Self.lowWater {
                 shared.suspendedForUpload = false
-                resume = true
+                resumeClient = true
             }
-            if count > 0 { return (.bytes(count), resume) }
-            if shared.uploadEnded { return (.end, resume) }
+            if count > 0 { return .bytes(count) }
+            if shared.uploadEnded { return .end }
             shared.transferWaitsForUpload = true
-            return (.wait, resume)
+            return .wait
         }
         if case .bytes = step { lastProgress.store(Monitor<Int>.now(), ordering: .relaxed) }
         if resumeClient { connection.resume() }
@@ -216,6 +229,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             return
         }
         answer.finish(broken: failure != nil)
+        // The head goes once the answer is whole: a small one then goes to the client in one write.
+        defer { deliverHead() }
         guard failure == nil, let head, let recorded = recordedRequest.withLock({ $0 }), let recording = forwarder.recording else {
             stopRecording()
             return

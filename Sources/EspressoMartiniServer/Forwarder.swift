@@ -31,6 +31,8 @@ final class Forwarder: @unchecked Sendable {
     private var thread: SystemThread?
     // On the forwarding thread only.
     private var running: [ObjectIdentifier: ForwardedExchange] = [:]
+    /// Exchanges whose head was read during this turn of the loop, handed over once libcurl has read all it can.
+    private var headsRead: [ForwardedExchange] = []
 
     /// Loads libcurl and starts the forwarding thread; throws when libcurl cannot be loaded.
     init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(HTTPClientUnavailable) {
@@ -97,6 +99,11 @@ final class Forwarder: @unchecked Sendable {
         multi.wakeup()
     }
 
+    /// `exchange` has read its head (called by its transfer's callbacks, on the forwarding thread).
+    func headRead(_ exchange: ForwardedExchange) {
+        headsRead.append(exchange)
+    }
+
     /// Ends every transfer (a request not answered yet gets `503`, an answer being sent is cut short), and
     /// the thread. Call once.
     func stop() {
@@ -120,20 +127,21 @@ final class Forwarder: @unchecked Sendable {
     /// client's of the same names. `Accept:` and `Expect:` keep libcurl from adding its own.
     func headerLines(_ headers: [HTTPHeader], client: ClientAddress?) -> [String] {
         let hopByHop = HopByHopHeaders(in: headers)
-        let configured = Set(proxy.headers.map { $0.name.lowercased() })
+        let configured = proxy.headers.map { $0.name.lowercased() }
         var lines: [String] = []
         var forwardedFor: [String] = []
         var host: String?
         var sendsAccept = configured.contains("accept")
         for header in headers {
-            let name = header.name.lowercased()
-            switch name {
-            case "host": host = header.value
-            case "x-forwarded-for": forwardedFor.append(header.value)
-            case "content-length", "expect", "x-forwarded-proto", "x-forwarded-host": break
-            case _ where hopByHop.contains(name) || configured.contains(name): break
-            default:
-                if name == "accept" { sendsAccept = true }
+            if header.isNamed("host") {
+                host = header.value
+            } else if header.isNamed("x-forwarded-for") {
+                forwardedFor.append(header.value)
+            } else if Self.replaced.contains(where: { header.isNamed($0) }) || hopByHop.contains(header.name)
+                        || configured.contains(where: { header.isNamed($0) }) {
+                continue
+            } else {
+                if header.isNamed("accept") { sendsAccept = true }
                 lines.append(Self.line(header))
             }
         }
@@ -146,6 +154,10 @@ final class Forwarder: @unchecked Sendable {
         lines.append("Expect:")
         return lines
     }
+
+    /// Client headers the forwarded request does not carry: libcurl sets the body's length, `Expect` is
+    /// answered here, and the `X-Forwarded-*` headers are set anew.
+    private static let replaced = ["content-length", "expect", "x-forwarded-proto", "x-forwarded-host"]
 
     /// `Name: value`; `Name;` for an empty value (`Name:` would remove the header).
     private static func line(_ header: HTTPHeader) -> String {
@@ -185,6 +197,8 @@ final class Forwarder: @unchecked Sendable {
             for (transfer, failure) in multi.ended() {
                 if let exchange = running[ObjectIdentifier(transfer)] { end(exchange, failure) }
             }
+            for exchange in headsRead { exchange.deliverHead() }
+            headsRead.removeAll(keepingCapacity: true)
             let now = Monitor<Int>.now()
             for exchange in running.values where exchange.isOverdue(now: now, timeout: timeoutNanoseconds) {
                 end(exchange, TransferFailure(timedOut: true, reason: "no answer from the target within \(proxy.timeout) s"))

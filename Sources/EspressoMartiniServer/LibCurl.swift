@@ -15,7 +15,6 @@ private struct CurlLibrary: @unchecked Sendable {
 
     let easyInit: EMCurlEasyInit
     let easyCleanup: EMCurlEasyCleanup
-    let easyReset: EMCurlEasyReset
     let easySetopt: EMCurlEasySetopt
     let easyGetinfo: EMCurlEasyGetinfo
     let easyPause: EMCurlEasyPause
@@ -50,7 +49,7 @@ private struct CurlLibrary: @unchecked Sendable {
         let globalInit = resolve("curl_global_init", as: EMCurlGlobalInit.self)
         let library = CurlLibrary(
             easyInit: resolve("curl_easy_init", as: EMCurlEasyInit.self), easyCleanup: resolve("curl_easy_cleanup", as: EMCurlEasyCleanup.self),
-            easyReset: resolve("curl_easy_reset", as: EMCurlEasyReset.self), easySetopt: resolve("curl_easy_setopt", as: EMCurlEasySetopt.self),
+            easySetopt: resolve("curl_easy_setopt", as: EMCurlEasySetopt.self),
             easyGetinfo: resolve("curl_easy_getinfo", as: EMCurlEasyGetinfo.self), easyPause: resolve("curl_easy_pause", as: EMCurlEasyPause.self),
             easyStrerror: resolve("curl_easy_strerror", as: EMCurlEasyStrerror.self), slistAppend: resolve("curl_slist_append", as: EMCurlSlistAppend.self),
             slistFreeAll: resolve("curl_slist_free_all", as: EMCurlSlistFreeAll.self), multiInit: resolve("curl_multi_init", as: EMCurlMultiInit.self),
@@ -70,18 +69,17 @@ private struct CurlLibrary: @unchecked Sendable {
     }
 
     private init?(
-        easyInit: EMCurlEasyInit?, easyCleanup: EMCurlEasyCleanup?, easyReset: EMCurlEasyReset?, easySetopt: EMCurlEasySetopt?,
+        easyInit: EMCurlEasyInit?, easyCleanup: EMCurlEasyCleanup?, easySetopt: EMCurlEasySetopt?,
         easyGetinfo: EMCurlEasyGetinfo?, easyPause: EMCurlEasyPause?, easyStrerror: EMCurlEasyStrerror?, slistAppend: EMCurlSlistAppend?,
         slistFreeAll: EMCurlSlistFreeAll?, multiInit: EMCurlMultiInit?, multiCleanup: EMCurlMultiCleanup?, multiSetopt: EMCurlMultiSetopt?,
         multiAddHandle: EMCurlMultiAddHandle?, multiRemoveHandle: EMCurlMultiRemoveHandle?, multiPerform: EMCurlMultiPerform?,
         multiPoll: EMCurlMultiPoll?, multiWakeup: EMCurlMultiWakeup?, multiInfoRead: EMCurlMultiInfoRead?
     ) {
-        guard let easyInit, let easyCleanup, let easyReset, let easySetopt, let easyGetinfo, let easyPause, let easyStrerror, let slistAppend,
+        guard let easyInit, let easyCleanup, let easySetopt, let easyGetinfo, let easyPause, let easyStrerror, let slistAppend,
               let slistFreeAll, let multiInit, let multiCleanup, let multiSetopt, let multiAddHandle, let multiRemoveHandle, let multiPerform,
               let multiPoll, let multiWakeup, let multiInfoRead else { return nil }
         self.easyInit = easyInit
         self.easyCleanup = easyCleanup
-        self.easyReset = easyReset
         self.easySetopt = easySetopt
         self.easyGetinfo = easyGetinfo
         self.easyPause = easyPause
@@ -166,8 +164,9 @@ struct TransferFailure: Error, Sendable {
     var serverStopping = false
 }
 
-/// One request to the target: a libcurl easy handle, reused for transfer after transfer. Configured and
-/// reset on any thread while it is in no `HTTPClientMulti`; driven only by the multi's thread.
+/// One request to the target: a libcurl easy handle, reused for transfer after transfer (what stays the same
+/// is set once, so that libcurl keeps its buffers). Configured on any thread while it is in no
+/// `HTTPClientMulti`; driven only by the multi's thread.
 final class HTTPClientTransfer: @unchecked Sendable {
     private let library: CurlLibrary
     fileprivate let handle: UnsafeMutableRawPointer
@@ -181,23 +180,7 @@ final class HTTPClientTransfer: @unchecked Sendable {
         guard case .success(let library) = CurlLibrary.shared, let handle = library.easyInit() else { return nil }
         self.library = library
         self.handle = handle
-    }
-
-    deinit {
-        library.easyCleanup(handle)
-        if let headerList { library.slistFreeAll(headerList) }
-        errorBuffer.deallocate()
-    }
-
-    /// Sets the transfer up for `request`, reporting to `receiver`. Any state of an earlier request is gone.
-    func configure(_ request: UpstreamRequest, receiver: HTTPClientTransferReceiver) {
-        library.easyReset(handle)
-        if let headerList { library.slistFreeAll(headerList) }
-        headerList = nil
-        self.receiver = receiver
-        errorBuffer[0] = 0
         let setopt = library.easySetopt
-        _ = em_curl_setopt_string(setopt, handle, CURLOPT_URL, request.url)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_NOSIGNAL, 1)
         // The target is reached directly: proxies named in the environment (http_proxy) are not used.
         _ = em_curl_setopt_string(setopt, handle, CURLOPT_PROXY, "")
@@ -207,13 +190,41 @@ final class HTTPClientTransfer: @unchecked Sendable {
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_UPLOAD_BUFFERSIZE, 64 * 1024)
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(request.connectTimeout * 1000)))
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, request.verifiesTLS ? 1 : 0)
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, request.verifiesTLS ? 2 : 0)
-        if let authorities = request.certificateAuthorities { _ = em_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities) }
         _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer)
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_PRIVATE, me)
+        _ = em_curl_setopt_callback(setopt, handle, CURLOPT_READFUNCTION, Self.readCallback)
+        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_READDATA, me)
+        _ = em_curl_setopt_callback(setopt, handle, CURLOPT_HEADERFUNCTION, Self.headerCallback)
+        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_HEADERDATA, me)
+        _ = em_curl_setopt_callback(setopt, handle, CURLOPT_WRITEFUNCTION, Self.writeCallback)
+        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, me)
+    }
+
+    deinit {
+        library.easyCleanup(handle)
+        if let headerList { library.slistFreeAll(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    /// Sets the transfer up for `request`, reporting to `receiver`: every option an earlier request may have
+    /// set is set again.
+    func configure(_ request: UpstreamRequest, receiver: HTTPClientTransferReceiver) {
+        if let headerList { library.slistFreeAll(headerList) }
+        headerList = nil
+        self.receiver = receiver
+        errorBuffer[0] = 0
+        let setopt = library.easySetopt
+        _ = em_curl_setopt_string(setopt, handle, CURLOPT_URL, request.url)
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(request.connectTimeout * 1000)))
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, request.verifiesTLS ? 1 : 0)
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, request.verifiesTLS ? 2 : 0)
+        // The same for every transfer of a server: never reset to the default.
+        if let authorities = request.certificateAuthorities { _ = em_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities) }
+        // Back to a plain GET, then the request's own method and body.
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_HTTPGET, 1)
+        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_CUSTOMREQUEST, nil)
+        _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, -1)
         switch (request.method, request.body) {
         case ("GET", .none): break
         case ("HEAD", _): _ = em_curl_setopt_long(setopt, handle, CURLOPT_NOBODY, 1)
@@ -221,14 +232,8 @@ final class HTTPClientTransfer: @unchecked Sendable {
         }
         if request.body != .none {
             _ = em_curl_setopt_long(setopt, handle, CURLOPT_UPLOAD, 1)
-            _ = em_curl_setopt_callback(setopt, handle, CURLOPT_READFUNCTION, Self.readCallback)
-            _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_READDATA, me)
             if case .length(let length) = request.body { _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(length)) }
         }
-        _ = em_curl_setopt_callback(setopt, handle, CURLOPT_HEADERFUNCTION, Self.headerCallback)
-        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_HEADERDATA, me)
-        _ = em_curl_setopt_callback(setopt, handle, CURLOPT_WRITEFUNCTION, Self.writeCallback)
-        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, me)
         var list: UnsafeMutablePointer<curl_slist>?
         for line in request.headerLines { list = library.slistAppend(list, line) ?? list }
         headerList = list

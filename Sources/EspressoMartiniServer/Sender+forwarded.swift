@@ -34,8 +34,17 @@ extension Sender {
         switch outcome {
         case .head(let head):
             let headers = withCORS(HTTPHeader.merging(own: head.clientHeaders, global: state.tree?.globalHeaders ?? []), on: connection)
-            let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
-            guard let response = HTTPResponse(size: size, blockSize: 64 * 1024, source: exchange.answer, headers: headers) else {
+            let response: HTTPResponse?
+            if request.method != "HEAD", let whole = exchange.answer.takeWholeBody(limit: 64 * 1024) {
+                // Already all here: sent with its head in one write.
+                response = HTTPResponse(copying: whole, headers: headers)
+            } else {
+                let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
+                // libmicrohttpd allocates (and zeroes) a block per response: no larger than the body needs.
+                let blockSize = size.map { min(64 * 1024, max(1024, Int(clamping: $0))) } ?? 16 * 1024
+                response = HTTPResponse(size: size, blockSize: blockSize, source: exchange.answer, headers: headers)
+            }
+            guard let response else {
                 return finished(decision, status: UInt32(head.statusCode), queued: false, answering: request, state: state)
             }
             let queued = connection.queue(response, status: UInt32(head.statusCode))

@@ -2,17 +2,17 @@
 /// forwards nor records: `Connection`, `Keep-Alive`, `TE`, `Trailer`, `Upgrade`, `Transfer-Encoding`,
 /// every `Proxy-*` header, and those the `Connection` header names.
 public struct HopByHopHeaders: Sendable {
-    private static let always: Set<String> = ["connection", "keep-alive", "te", "trailer", "upgrade", "transfer-encoding"]
+    private static let always = ["connection", "keep-alive", "te", "trailer", "upgrade", "transfer-encoding"]
 
-    /// The names (in lower case) a message's `Connection` headers list.
-    private let named: Set<String>
+    /// The names (in lower case) a message's `Connection` headers list; most messages have none.
+    private let named: [String]
 
     /// For a message with `headers`.
     public init(in headers: [HTTPHeader]) {
-        var named: Set<String> = []
-        for header in headers where header.name.lowercased() == "connection" {
+        var named: [String] = []
+        for header in headers where header.isNamed("connection") {
             for token in header.value.split(separator: ",") {
-                named.insert(String(token.filter { $0 != " " && $0 != "\t" }).lowercased())
+                named.append(String(token.filter { $0 != " " && $0 != "\t" }).lowercased())
             }
         }
         self.named = named
@@ -20,7 +20,8 @@ public struct HopByHopHeaders: Sendable {
 
     /// Whether the header `name` (any case) is one of them.
     public func contains(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return Self.always.contains(lowered) || lowered.hasPrefix("proxy-") || named.contains(lowered)
+        if Self.always.contains(where: { HTTPHeader.name(name, equalsLowercased: $0) }) { return true }
+        if name.utf8.count > 6, HTTPHeader.name(String(name.utf8.prefix(6))!, equalsLowercased: "proxy-") { return true }
+        return named.contains { HTTPHeader.name(name, equalsLowercased: $0) }
     }
 }

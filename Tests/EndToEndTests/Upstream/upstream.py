@@ -113,7 +113,7 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/png":
             return self.send(200, PNG, "image/png")
         if url.path == "/gzip":
-            return self.send(200, gzip.compress(TEXT % b"gzip"), headers=[("Content-Encoding", "gzip")])
+            return self.send(200, gzip.compress(TEXT % b"gzip", mtime=0), headers=[("Content-Encoding", "gzip")])
         if url.path == "/deflate":
             return self.send(200, zlib.compress(TEXT % b"deflate"), headers=[("Content-Encoding", "deflate")])
         if url.path == "/br":

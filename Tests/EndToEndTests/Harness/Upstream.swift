@@ -28,7 +28,8 @@ final class Upstream: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: output)
         isHTTPS = tls != nil
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Python starts in a fraction of a second; a machine busy with other test runs can take far longer.
+        let deadline = ContinuousClock.now + .seconds(30)
         var found: Int?
         while found == nil, ContinuousClock.now < deadline, process.isRunning {
             let text = String(decoding: FileManager.default.contents(atPath: output.path) ?? Data(), as: UTF8.self)

@@ -197,4 +197,22 @@ struct RecordingTests {
         let configuration = try String(contentsOf: tree.url.appendingPathComponent("network-exchanges/counter/GET/configuration.json"), encoding: .utf8)
         #expect(configuration.contains(#""page": "1""#) && configuration.contains(#""page": "2""#), "\(configuration)")
     }
+
+    @Test("record needs a target URL, --record needs a proxy, --repeats takes sequence or first: exit 64 with a message")
+    func badArguments() async throws {
+        let folder = try Self.freshFolder()
+        defer { folder.remove() }
+        for (arguments, message) in [
+            (["record", "--port", "0"], "Give the API to record with --target URL"),
+            (["record", "--target", "api.example.com"], "--target 'api.example.com' is not an http:// or https:// URL"),
+            (["record", "--target", "http://127.0.0.1:9", "--repeats", "all"], "--repeats must be sequence or first"),
+            (["record", "--target", "http://127.0.0.1:9", "--match-header", "Bad Name"], "'Bad Name' is not a header name"),
+            (["run", "--record", "--port", "0"], "--record records what a proxy forwards: give --proxy URL too"),
+            (["run", "--proxy", "ftp://a", "--port", "0"], "--proxy 'ftp://a' is not an http:// or https:// URL"),
+        ] {
+            let outcome = try await ServerProcess.runToCompletion(arguments, in: folder.url)
+            #expect(outcome.exitCode == 64 && outcome.standardError.contains(message), "\(arguments): \(outcome)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("network-exchanges").path))
+    }
 }

@@ -109,6 +109,25 @@ struct ForwardingTests {
         #expect(emptyObject["method"] as? String == "PUT" && emptyHeaders.contains(["Content-Length", "0"]), "\(empty.text)")
     }
 
+    @Test("an exchange whose variants read the body: its own answer, or the whole body forwarded, whether decided at its end or past 1 MiB")
+    func bodyReadingVariants() async throws {
+        let upstream = try await Upstream()
+        let tree = try TemporaryTree(exchanges: [
+            "upload/POST/configuration.json": #"{"variants": [{"when": {"json": {"/kind": "tree"}}, "responses": {"body": "from the tree"}}]}"#,
+        ])
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
+        defer { server.stop() }
+        #expect(try await server.client.send("POST", "/upload", body: Array(#"{"kind": "tree"}"#.utf8)).text == "from the tree")
+        var generator = SeededGenerator(seed: 11)
+        for size in [1000, 3_000_000] {
+            let body = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let answer = try await server.client.send("POST", "/upload", body: body)
+            let object = try #require(try answer.json() as? [String: Int], "\(answer.text)")
+            #expect(object["size"] == size && object["crc32"] == Int(Self.crc32(body)), "\(size) bytes: \(answer.text)")
+        }
+    }
+
     @Test("HEAD, 204 and binary answers pass as the target sent them")
     func answers() async throws {
         let upstream = try await Upstream()

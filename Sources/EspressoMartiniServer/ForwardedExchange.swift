@@ -85,7 +85,9 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         recordedRequest = Locked(recording)
         isHead = request.method == "HEAD"
         answer = ForwardedAnswer(connection: connection)
-        answer.onDrained = { [unowned forwarder, unowned self] in forwarder.unpause(self) }
+        answer.onDrained = { [unowned forwarder, weak self] in
+            if let self { forwarder.unpause(self) }
+        }
     }
 
     // MARK: libmicrohttpd's side
@@ -101,7 +103,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         let wakeTransfer = shared.withLock { shared -> Bool in
             guard !shared.uploadDropped else { return false }
             shared.upload.append(bytes)
-            if shared.upload.count >= Self.highWater {
+            // Suspended once: libmicrohttpd must not be asked twice (a second piece pushed in the same call).
+            if shared.upload.count >= Self.highWater, !shared.suspendedForUpload {
                 shared.suspendedForUpload = true
                 connection.suspend()
             }
@@ -124,10 +127,12 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         if wakeTransfer { forwarder.unpause(self) }
     }
 
-    /// The outcome when it is known; else the connection is suspended until it is (nil).
+    /// The outcome when it is known; else the connection is suspended until it is (nil). A connection
+    /// already suspended while the target takes the body waits for that resume first, then asks again.
     func awaitOutcome() -> Outcome? {
         shared.withLock { shared in
             if let outcome = shared.outcome { return outcome }
+            if shared.suspendedForUpload { return nil }
             shared.waitsForOutcome = true
             connection.suspend()
             return nil

@@ -144,7 +144,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         }
         inFlight.add(1, ordering: .relaxed)
         let state = RequestState(query: query, timed: timed)
-        if forwarder != nil, let uri { state.rawTarget = String(cString: uri) }
+        if forwarder != nil, let uri { state.forwarding = ForwardingState(rawTarget: String(cString: uri)) }
         return state
     }
 
@@ -155,7 +155,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     }
 
     func requestCompleted(_ state: RequestState) {
-        state.forwarded?.clientGone()
+        state.forwarding?.exchange?.clientGone()
         if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, stopping.load(ordering: .sequentiallyConsistent) {
             drained.signal()
         }
@@ -171,16 +171,16 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         guard state.headersSeen else {
             state.headersSeen = true
             prepare(state, connection: connection, method: method, url: url)
-            if forwarder != nil, !state.exchangeReadsBody { return forwardIfMissed(state, on: connection, url: url, method: method) }
+            if state.forwarding != nil, !state.exchangeReadsBody { return forwardIfMissed(state, on: connection, url: url, method: method) }
             return true
         }
-        if let forwarded = state.forwarded {
+        if let forwarding = state.forwarding, let forwarded = forwarding.exchange {
             if !body.isEmpty {
                 keepForJournal(body, state: state)
                 forwarded.push(body)
                 return true
             }
-            state.bodyComplete = true
+            forwarding.bodyComplete = true
             if state.journalEntry == nil, let journal {
                 state.journalEntry = journal.record(forwarded.request, answeredBy: forwarded.decision, body: state.body, bodySize: state.bodySize)
             }
@@ -191,26 +191,30 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
             state.bodySize += body.count
             let keep = min(body.count, state.bodyLimit - state.body.count)
             if keep > 0 { state.body.append(contentsOf: body.prefix(keep)) }
-            if forwarder != nil, state.exchangeReadsBody, !state.forwardChecked, state.bodySize > VariantConditions.bodyLimit {
+            if let forwarding = state.forwarding, state.exchangeReadsBody, !forwarding.checkedPastBodyLimit, state.bodySize > VariantConditions.bodyLimit {
                 // No condition reads a body this long: what the tree does with it is known now.
-                state.forwardChecked = true
+                forwarding.checkedPastBodyLimit = true
                 let handled = forwardIfMissed(state, on: connection, url: url, method: method)
-                if let forwarded = state.forwarded, keep < body.count { forwarded.push(UnsafeRawBufferPointer(rebasing: body[keep...])) }
+                if let forwarded = forwarding.exchange, keep < body.count { forwarded.push(UnsafeRawBufferPointer(rebasing: body[keep...])) }
                 return handled
             }
             return true
         }
-        state.bodyComplete = true
+        state.forwarding?.bodyComplete = true
         if let suspended = state.suspended {
             state.suspended = nil
             return sender.send(suspended.decision, answering: suspended.request, state: state, on: connection)
         }
-        let request = makeRequest(state, on: connection, url: url, method: method)
+        var request = makeRequest(state, on: connection, url: url, method: method)
         let decision: Decision
         if let refusal = state.sessionRefusal {
             decision = decider.refusingSession(because: refusal)
         } else {
-            decision = decider.decide(request, tree: state.tree ?? service.tree)
+            let tree = state.tree ?? service.tree
+            let plan = decider.plan(request, tree: tree)
+            // Who asks matters to the admin API alone: the client's address is read for its requests only.
+            if case .admin = plan { request.client = connection.clientAddress }
+            decision = decider.commit(plan, for: request, tree: tree)
         }
         if let journal, !decision.isAdmin {
             let body = state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
@@ -219,17 +223,14 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         return sender.send(decision, answering: request, state: state, on: connection)
     }
 
-    /// The request as the decider sees it, with the body kept when its exchange reads it; the client's
-    /// address is read only for the admin API's requests.
+    /// The request as the decider sees it, with the body kept when its exchange reads it.
     private func makeRequest(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Request {
         let knownMethod = HTTPMethod(requestMethod: method)
-        var request = Request(
+        return Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
             rawQuery: state.query, headers: connection.headers,
             body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize, session: state.session
         )
-        if configuration.admin, request.segments.startsWith(segment: Decider.adminPrefix) { request.client = connection.clientAddress }
-        return request
     }
 
     /// With a proxy, before the body's end: plans the request, and when the tree has no answer for it,
@@ -258,7 +259,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         state.tree = tree
         readSession(state, connection: connection)
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
-        if forwarder != nil { readBodyFraming(state, connection: connection) }
+        if let forwarding = state.forwarding { readBodyFraming(forwarding, connection: connection) }
         guard tree.readsBodies,
               case .exchange(let index) = tree.exchangeTree.resolve(RequestPath(String(cString: url)), method: HTTPMethod(requestMethod: method)),
               tree.exchangeTree.exchanges[index].readsBody else { return }
@@ -267,12 +268,12 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     }
 
     /// With a proxy: whether the request has a body, and its announced length.
-    private func readBodyFraming(_ state: RequestState, connection: some RequestConnection) {
+    private func readBodyFraming(_ forwarding: ForwardingState, connection: some RequestConnection) {
         if let length = Self.contentLength.withUnsafeBufferPointer({ connection.header(named: $0) }) {
-            state.requestHasBody = true
-            state.announcedBodySize = Int(String(decoding: length, as: UTF8.self).trimmingWhitespace)
+            forwarding.hasBody = true
+            forwarding.announcedBodySize = Int(String(decoding: length, as: UTF8.self).trimmingWhitespace)
         } else if Self.transferEncoding.withUnsafeBufferPointer({ connection.header(named: $0) }) != nil {
-            state.requestHasBody = true
+            forwarding.hasBody = true
         }
     }
 

@@ -28,19 +28,8 @@ final class RequestState: @unchecked Sendable {
     var journalEntry: (ticket: RequestJournal.Ticket, status: Int?)?
     /// While the connection is suspended (a delay, a script): what to send when it resumes.
     var suspended: SuspendedAnswer?
-    /// With a proxy: the request line's target as sent (path and query, not decoded), for the target.
-    var rawTarget: String?
-    /// With a proxy: whether the request has a body (`Content-Length` or `Transfer-Encoding`), and the
-    /// length it announced.
-    var requestHasBody = false
-    var announcedBodySize: Int?
-    /// The whole body has arrived (the access handler's last call).
-    var bodyComplete = false
-    /// With a proxy: whether the decision has been looked at before the body's end (at the headers, or
-    /// once the body outgrew what conditions read).
-    var forwardChecked = false
-    /// The request being forwarded to the proxy's target.
-    var forwarded: ForwardedExchange?
+    /// With a proxy: what forwarding the request needs; nil without one.
+    var forwarding: ForwardingState?
 
     init(query: String, timed: Bool) {
         self.query = query

@@ -5,22 +5,23 @@ extension Sender {
     /// still coming (the decision was made at its headers), the server pushes each piece into the exchange
     /// and calls `answerForwarded` once it is all in; otherwise the kept body goes at once.
     func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
-        guard let forwarder else {
+        guard let forwarder, let forwarding = state.forwarding else {
             return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "forwarding is not set up"), for: decision, answering: request, state: state, on: connection)
         }
         let body: UpstreamRequest.Body
-        if state.bodyComplete {
-            body = state.requestHasBody ? .length(state.bodySize) : .none
+        if forwarding.bodyComplete {
+            body = forwarding.hasBody ? .length(state.bodySize) : .none
         } else {
-            body = !state.requestHasBody ? .none : state.announcedBodySize.map { .length($0) } ?? .chunked
+            body = !forwarding.hasBody ? .none : forwarding.announcedBodySize.map { .length($0) } ?? .chunked
         }
-        let target = state.rawTarget ?? request.path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
-        guard let exchange = forwarder.forward(request, decision: decision, rawTarget: target, body: body, client: connection.clientAddress, on: connection) else {
+        guard let exchange = forwarder.forward(
+            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, client: connection.clientAddress, on: connection
+        ) else {
             return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "no HTTP client transfer can be made"), for: decision, answering: request, state: state, on: connection)
         }
-        state.forwarded = exchange
+        forwarding.exchange = exchange
         if !state.body.isEmpty { state.body.withUnsafeBytes { exchange.push($0) } }
-        guard state.bodyComplete else { return true }
+        guard forwarding.bodyComplete else { return true }
         return answerForwarded(exchange, job: job, state: state, on: connection)
     }
 

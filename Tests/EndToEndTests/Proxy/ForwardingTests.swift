@@ -120,7 +120,7 @@ struct ForwardingTests {
         defer { server.stop() }
         #expect(try await server.client.send("POST", "/upload", body: Array(#"{"kind": "tree"}"#.utf8)).text == "from the tree")
         var generator = SeededGenerator(seed: 11)
-        for size in [1000, 3_000_000] {
+        for size in [1000, 1_048_576, 3_000_000] {  // decided at the end, with exactly 1 MiB kept, and past 1 MiB
             let body = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let answer = try await server.client.send("POST", "/upload", body: body)
             let object = try #require(try answer.json() as? [String: Int], "\(answer.text)")

@@ -73,17 +73,17 @@ final class RecordingWriter: @unchecked Sendable {
 
     private func run() {
         while true {
-            var next: Job?
+            // Every job queued so far, taken at once: the queue is never shifted one job at a time.
+            var batch: [Job] = []
             queue.wait { queue in
-                if !queue.jobs.isEmpty {
-                    next = queue.jobs.removeFirst()
-                    return true
-                }
-                return queue.stopping
+                swap(&batch, &queue.jobs)
+                return !batch.isEmpty || queue.stopping
             }
-            guard let job = next else { return }
-            write(job)
-            job.then()
+            guard !batch.isEmpty else { return }
+            for job in batch {
+                write(job)
+                job.then()
+            }
         }
     }
 

@@ -72,6 +72,8 @@ struct Record: Command {
         proxy.forwards = .everything
         proxy.records = true
         configuration.proxy = proxy
+        // The tree is not consulted while recording: reloading it as it grows would only cost the writes time.
+        configuration.watch = false
         if FileSystem.kind(of: configuration.requestsFolder) == nil {
             do {
                 try TreeWriter.makeFolders(configuration.requestsFolder)

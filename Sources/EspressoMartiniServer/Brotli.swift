@@ -1,5 +1,5 @@
 internal import CBrotli
-import Glibc
+import EspressoMartini
 
 /// Brotli's decoder (libbrotlidec.so.1, loaded with dlopen on first use): the only file that sees Brotli.
 /// Decodes the `br` coding.
@@ -11,14 +11,11 @@ final class BrotliDecoder: ContentDecoder {
     }
 
     private static let library: Library? = {
-        guard let handle = dlopen("libbrotlidec.so.1", RTLD_NOW | RTLD_LOCAL),
-              let create = dlsym(handle, "BrotliDecoderCreateInstance"), let decompress = dlsym(handle, "BrotliDecoderDecompressStream"),
-              let destroy = dlsym(handle, "BrotliDecoderDestroyInstance") else { return nil }
-        return Library(
-            create: unsafeBitCast(create, to: EMBrotliDecoderCreateInstance.self),
-            decompress: unsafeBitCast(decompress, to: EMBrotliDecoderDecompressStream.self),
-            destroy: unsafeBitCast(destroy, to: EMBrotliDecoderDestroyInstance.self)
-        )
+        guard let brotli = DynamicLibrary("libbrotlidec.so.1"),
+              let create = brotli.function("BrotliDecoderCreateInstance", as: EMBrotliDecoderCreateInstance.self),
+              let decompress = brotli.function("BrotliDecoderDecompressStream", as: EMBrotliDecoderDecompressStream.self),
+              let destroy = brotli.function("BrotliDecoderDestroyInstance", as: EMBrotliDecoderDestroyInstance.self) else { return nil }
+        return Library(create: create, decompress: decompress, destroy: destroy)
     }()
 
     private let library: Library

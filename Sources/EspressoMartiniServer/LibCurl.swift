@@ -35,32 +35,24 @@ private struct CurlLibrary: @unchecked Sendable {
     static let shared: Result<CurlLibrary, HTTPClientUnavailable> = load()
 
     private static func load() -> Result<CurlLibrary, HTTPClientUnavailable> {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
+        guard let dynamic = DynamicLibrary(soname) else {
             return .failure(HTTPClientUnavailable(description: "forwarding to a proxy target needs libcurl (\(soname)), which cannot be loaded: install the Debian package \(debianPackage)"))
         }
-        var missing: [String] = []
-        func resolve<Function>(_ name: String, as type: Function.Type) -> Function? {
-            guard let symbol = dlsym(handle, name) else {
-                missing.append(name)
-                return nil
-            }
-            return unsafeBitCast(symbol, to: type)
-        }
-        let globalInit = resolve("curl_global_init", as: EMCurlGlobalInit.self)
+        let globalInit = dynamic.function("curl_global_init", as: EMCurlGlobalInit.self)
         let library = CurlLibrary(
-            easyInit: resolve("curl_easy_init", as: EMCurlEasyInit.self), easyCleanup: resolve("curl_easy_cleanup", as: EMCurlEasyCleanup.self),
-            easySetopt: resolve("curl_easy_setopt", as: EMCurlEasySetopt.self),
-            easyGetinfo: resolve("curl_easy_getinfo", as: EMCurlEasyGetinfo.self), easyPause: resolve("curl_easy_pause", as: EMCurlEasyPause.self),
-            easyStrerror: resolve("curl_easy_strerror", as: EMCurlEasyStrerror.self), slistAppend: resolve("curl_slist_append", as: EMCurlSlistAppend.self),
-            slistFreeAll: resolve("curl_slist_free_all", as: EMCurlSlistFreeAll.self), multiInit: resolve("curl_multi_init", as: EMCurlMultiInit.self),
-            multiCleanup: resolve("curl_multi_cleanup", as: EMCurlMultiCleanup.self), multiSetopt: resolve("curl_multi_setopt", as: EMCurlMultiSetopt.self),
-            multiAddHandle: resolve("curl_multi_add_handle", as: EMCurlMultiAddHandle.self),
-            multiRemoveHandle: resolve("curl_multi_remove_handle", as: EMCurlMultiRemoveHandle.self),
-            multiPerform: resolve("curl_multi_perform", as: EMCurlMultiPerform.self), multiPoll: resolve("curl_multi_poll", as: EMCurlMultiPoll.self),
-            multiWakeup: resolve("curl_multi_wakeup", as: EMCurlMultiWakeup.self), multiInfoRead: resolve("curl_multi_info_read", as: EMCurlMultiInfoRead.self)
+            easyInit: dynamic.function("curl_easy_init", as: EMCurlEasyInit.self), easyCleanup: dynamic.function("curl_easy_cleanup", as: EMCurlEasyCleanup.self),
+            easySetopt: dynamic.function("curl_easy_setopt", as: EMCurlEasySetopt.self),
+            easyGetinfo: dynamic.function("curl_easy_getinfo", as: EMCurlEasyGetinfo.self), easyPause: dynamic.function("curl_easy_pause", as: EMCurlEasyPause.self),
+            easyStrerror: dynamic.function("curl_easy_strerror", as: EMCurlEasyStrerror.self), slistAppend: dynamic.function("curl_slist_append", as: EMCurlSlistAppend.self),
+            slistFreeAll: dynamic.function("curl_slist_free_all", as: EMCurlSlistFreeAll.self), multiInit: dynamic.function("curl_multi_init", as: EMCurlMultiInit.self),
+            multiCleanup: dynamic.function("curl_multi_cleanup", as: EMCurlMultiCleanup.self), multiSetopt: dynamic.function("curl_multi_setopt", as: EMCurlMultiSetopt.self),
+            multiAddHandle: dynamic.function("curl_multi_add_handle", as: EMCurlMultiAddHandle.self),
+            multiRemoveHandle: dynamic.function("curl_multi_remove_handle", as: EMCurlMultiRemoveHandle.self),
+            multiPerform: dynamic.function("curl_multi_perform", as: EMCurlMultiPerform.self), multiPoll: dynamic.function("curl_multi_poll", as: EMCurlMultiPoll.self),
+            multiWakeup: dynamic.function("curl_multi_wakeup", as: EMCurlMultiWakeup.self), multiInfoRead: dynamic.function("curl_multi_info_read", as: EMCurlMultiInfoRead.self)
         )
         guard let library, let globalInit else {
-            return .failure(HTTPClientUnavailable(description: "the libcurl library \(soname) lacks \(missing.joined(separator: ", ")); install libcurl 7.68 or newer (\(debianPackage))"))
+            return .failure(HTTPClientUnavailable(description: "the libcurl library \(soname) lacks \(dynamic.missing.joined(separator: ", ")); install libcurl 7.68 or newer (\(debianPackage))"))
         }
         guard globalInit(em_curl_global_default) == CURLE_OK else {
             return .failure(HTTPClientUnavailable(description: "libcurl (\(soname)) cannot be initialised"))

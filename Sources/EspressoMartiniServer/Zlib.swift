@@ -1,5 +1,5 @@
 internal import CZlib
-import Glibc
+import EspressoMartini
 
 /// zlib's inflate (libz.so.1, loaded with dlopen on first use): the only file that sees zlib. Decodes the
 /// `gzip` coding (concatenated members too) and `deflate` (zlib-wrapped as the standard says, or raw as
@@ -17,13 +17,10 @@ final class ZlibInflater: ContentDecoder {
     }
 
     private static let library: Library? = {
-        guard let handle = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL),
-              let initialize = dlsym(handle, "inflateInit2_"), let inflate = dlsym(handle, "inflate"),
-              let reset = dlsym(handle, "inflateReset2"), let end = dlsym(handle, "inflateEnd") else { return nil }
-        return Library(
-            initialize: unsafeBitCast(initialize, to: EMInflateInit2.self), inflate: unsafeBitCast(inflate, to: EMInflate.self),
-            reset: unsafeBitCast(reset, to: EMInflateReset2.self), end: unsafeBitCast(end, to: EMInflateEnd.self)
-        )
+        guard let zlib = DynamicLibrary("libz.so.1"), let initialize = zlib.function("inflateInit2_", as: EMInflateInit2.self),
+              let inflate = zlib.function("inflate", as: EMInflate.self), let reset = zlib.function("inflateReset2", as: EMInflateReset2.self),
+              let end = zlib.function("inflateEnd", as: EMInflateEnd.self) else { return nil }
+        return Library(initialize: initialize, inflate: inflate, reset: reset, end: end)
     }()
 
     private let library: Library

@@ -61,12 +61,7 @@ struct Record: Command {
     func run() throws {
         StopSignals.block()
         var (configuration, diagnostics) = source.resolve()
-        if let hostname { configuration.hostname = hostname }
-        if let port {
-            configuration.port = port
-            configuration.portRange = portRange
-        }
-        if let logLevel { configuration.logLevel = logLevel }
+        Run.apply(hostname: hostname, port: port, portRange: portRange, logLevel: logLevel, to: &configuration)
         var proxy = configuration.proxy ?? ProxyConfiguration(target: target)
         proxy.target = target
         proxy.forwards = .everything

@@ -117,16 +117,21 @@ struct Run: Command {
 
     private static func invalid(_ message: String) -> UsageError { UsageError(message: message, command: definition) }
 
-    func run() throws {
-        StopSignals.block()
-        var (configuration, diagnostics) = source.resolve()
+    /// `--hostname`, `--port` and `--log-level` over the configuration (`run` and `record` take them).
+    static func apply(hostname: String?, port: Int?, portRange: ClosedRange<Int>?, logLevel: Logger.Level?, to configuration: inout ServerConfiguration) {
         if let hostname { configuration.hostname = hostname }
         if let port {
             configuration.port = port
             configuration.portRange = portRange
         }
-        if let delay { configuration.delay = delay }
         if let logLevel { configuration.logLevel = logLevel }
+    }
+
+    func run() throws {
+        StopSignals.block()
+        var (configuration, diagnostics) = source.resolve()
+        Self.apply(hostname: hostname, port: port, portRange: portRange, logLevel: logLevel, to: &configuration)
+        if let delay { configuration.delay = delay }
         if cors { configuration.cors = true }
         try applyTLSFlags(to: &configuration)
         if let proxy {

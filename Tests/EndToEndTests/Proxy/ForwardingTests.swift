@@ -254,13 +254,19 @@ struct ForwardingTests {
         let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
         defer { server.stop() }
         let client = server.client
-        async let quick = client.send("GET", "/slow?seconds=1")
+        async let quick = client.send("GET", "/slow?seconds=3")
         var patient = client
         patient.timeout = 30
         let waiting = patient
         async let late = waiting.send("GET", "/slow?seconds=40")
         async let stalled = ExternalTool.run("curl", ["-sS", "--max-time", "30", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(server.port)/stall"], timeout: 40)
-        try await Task.sleep(for: .milliseconds(500))
+        // Every request reached the target (a busy machine can take its time starting curl).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let hits = try await upstream.hits().paths
+            if hits["/slow"] == 2, hits["/stall"] == 1 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
         server.send(signal: SIGTERM)
         #expect(try await quick.statusCode == 200)
         let stopped = try await late

@@ -1,5 +1,5 @@
 import EspressoMartini
-import EspressoMartiniScripting
+import EspressoMartiniYAML
 import Testing
 
 /// YAML bodies as scripts see them (`request.bodyYAML`), read by libyaml.

@@ -1,0 +1,6 @@
+@testable import EspressoMartiniOpenAPI
+import Testing
+
+@Suite struct PreferConditionTests {
+    @Test func placeholder() {}
+}

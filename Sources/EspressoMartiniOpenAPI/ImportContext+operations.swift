@@ -20,7 +20,8 @@ extension ImportContext {
             }
             guard let item = files.dereference(item, otherwise: "its operations are left out") else { continue }
             for (key, method) in Self.methods {
-                guard let operation = item.member(key) else { continue }
+                // An operation given as a `$ref` is not in the specification, but tools write it and read it.
+                guard let written = item.member(key), let operation = files.dereference(written, otherwise: "this operation is left out") else { continue }
                 let path = basePath(operation: operation, pathItem: item) + segments(of: template, at: operation.location)
                 let route = "\(method.name) /" + path.map { segment in
                     switch segment {

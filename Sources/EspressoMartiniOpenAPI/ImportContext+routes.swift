@@ -16,10 +16,11 @@ extension ImportContext {
             guard let replacement = value?.string else { continue }
             text = text.replacing("{\(name)}", with: replacement)
         }
-        if text.contains("{") {
-            report.warning(at: server.location, "the server URL '\(url)' keeps a variable without a default; its path is taken as it is")
+        let path = Self.urlPath(text)
+        if path.contains("{") {
+            report.warning(at: server.location, "the server URL '\(url)' has a variable without a default in its path; the path is taken as it is")
         }
-        return Self.literalSegments(of: Self.urlPath(text))
+        return Self.literalSegments(of: path)
     }
 
     /// The path of a URL: `https://host:8080/v1?x` → `/v1`; a relative URL is a path already.

@@ -281,7 +281,7 @@ final class SchemaGenerator {
     private func generateArray(_ view: SchemaView, variation: Int) -> JSONValue {
         let prefix = view.parts.lazy.map { SchemaKeywords.prefixItems($0, version: self.version) }.first { !$0.isEmpty } ?? []
         let itemSchemas = view.itemSchemas
-        var itemCount = max(view.largest("minItems") ?? 0, 1)
+        var itemCount = max(view.largest("minItems") ?? 0, 1, prefix.count)
         if let maximum = view.smallest("maxItems") { itemCount = min(itemCount, maximum) }
         if view.refusesMoreItems { itemCount = min(itemCount, prefix.count) }
         let unique = view.anyTrue("uniqueItems")

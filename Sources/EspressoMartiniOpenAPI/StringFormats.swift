@@ -16,6 +16,7 @@ enum StringFormats {
         case "uri-reference", "iri-reference": return "/example/\(number)"
         case "uri-template": return "https://example.com/{id}"
         case "uuid":
+            guard variation > 0 else { return "3fa85f64-5717-4562-b3fc-2c963f66afa6" }
             let tail = String(variation, radix: 16)
             return "3fa85f64-5717-4562-b3fc-" + String(repeating: "0", count: max(0, 12 - tail.count)) + tail
         case "byte": return base64(Array("example\(variation == 0 ? "" : String(number))".utf8))

@@ -91,7 +91,7 @@ final class DescriptionFiles {
         if let known = documents[file] { return known }
         let outcome: Result<JSONValue, DescriptionProblem>
         if let bytes = FileSystem.contents(of: file) {
-            switch parser.parse(bytes) {
+            switch parser.parse(bytes, named: file) {
             case .success(let value): outcome = .success(value)
             case .failure(.syntax(let problem)):
                 outcome = .failure(DescriptionProblem("\(file):\(problem.position.line):\(problem.position.column): \(problem.message)"))

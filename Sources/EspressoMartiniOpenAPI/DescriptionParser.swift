@@ -1,7 +1,7 @@
 import EspressoMartini
 
-/// Reads a description's files, JSON or YAML: a text whose first character is `{` or `[` is read as JSON
-/// (and, failing that, as YAML, which JSON with comments or trailing commas may still be), any other as YAML.
+/// Reads a description's files, JSON or YAML: a file named `*.json` as JSON; another whose first character is
+/// `{` or `[` as JSON and, failing that, as YAML (which JSON with comments may still be); any other as YAML.
 public struct DescriptionParser: Sendable {
     public enum Failure: Error, Sendable, Equatable {
         /// Neither JSON nor YAML: where and why (the JSON parser's account for a text that looks like JSON).
@@ -22,19 +22,19 @@ public struct DescriptionParser: Sendable {
         self.yaml = yaml
     }
 
-    public func parse(_ bytes: [UInt8]) -> Result<JSONValue, Failure> {
+    public func parse(_ bytes: [UInt8], named name: String) -> Result<JSONValue, Failure> {
         var text = bytes[...]
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }  // a UTF-8 byte order mark
         let content = Array(text)
         let first = content.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || name.lowercased().hasSuffix(".json") else {
             guard let yaml else { return .failure(.yamlUnavailable) }
             return yaml.parse(content).mapError { .syntax($0) }
         }
         switch json.parse(content) {
         case .success(let value): return .success(value)
         case .failure(let problem):
-            if let yaml, case .success(let value) = yaml.parse(content) { return .success(value) }
+            if !name.lowercased().hasSuffix(".json"), let yaml, case .success(let value) = yaml.parse(content) { return .success(value) }
             return .failure(.syntax(problem))
         }
     }

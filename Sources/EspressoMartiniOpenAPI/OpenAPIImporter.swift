@@ -28,7 +28,7 @@ public struct OpenAPIImporter: Sendable {
             return failed(.unreadable)
         }
         let document: JSONValue
-        switch parser.parse(bytes) {
+        switch parser.parse(bytes, named: path) {
         case .success(let value): document = value
         case .failure(.syntax(let problem)):
             report.error(in: rootFile, at: problem.position, "\(problem.message); the description must be JSON or YAML")

@@ -111,7 +111,7 @@ extension ImportContext {
     }
 
     /// The value of a body from its schema: the schema's own example (imported as it is, with a warning when
-    /// it breaks the schema), else one generated (with a warning when the schema cannot be met).
+    /// it breaks the schema), else one generated (with a warning where the schema cannot be met).
     func schemaValue(_ schema: Located) -> JSONValue {
         if let target = files.target(of: schema), let example = SchemaGenerator.example(in: [target]) {
             if let problem = validator.problem(in: example.value, against: schema) {
@@ -119,11 +119,7 @@ extension ImportContext {
             }
             return example.value
         }
-        let value = generator.value(for: schema)
-        if let problem = validator.problem(in: value, against: schema) {
-            report.warning(at: schema.location, "the body generated from this schema does not validate against it (\(problem)); edit the body file")
-        }
-        return value
+        return generator.value(for: schema)
     }
 
     /// Response headers with an example (`example`, the first of `examples`, the schema's `example`; in

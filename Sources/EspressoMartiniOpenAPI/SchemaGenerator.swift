@@ -14,11 +14,12 @@ final class SchemaGenerator {
 
     /// The `$ref` targets being generated, outermost first.
     private var stack: [JSONLocation] = []
-    /// Values generated for a `$ref`'s target (with a variation) where no cycle was cut, and how many values
-    /// each holds: a schema shared by many operations is generated once.
+    /// Values generated for a `$ref`'s target (with a variation) that do not depend on where they were made,
+    /// and how many values each holds: a schema shared by many operations is generated once.
     private var memo: [MemoKey: (value: JSONValue, count: Int)] = [:]
-    /// Cycles cut (and growth stopped) so far: a value made while this grew depends on where it was made.
-    private var cuts = 0
+    /// The lowest position on the stack a cycle cut since it was last reset led back to (-1 when growth was
+    /// stopped): a value whose cuts all lead back inside it is the same wherever it is made.
+    private var cutFloor = Int.max
     /// Values made for the body under way.
     private var count = 0
     private var stoppedGrowing = false
@@ -76,9 +77,11 @@ final class SchemaGenerator {
             count += known.count
             return known.value
         }
-        let (cutsBefore, countBefore) = (cuts, count)
-        guard let value = generate([target], variation: variation) else { return nil }
-        if cuts == cutsBefore { memo[key] = (value, count - countBefore) }
+        let (floorOutside, countBefore) = (cutFloor, count)
+        cutFloor = Int.max
+        let value = generate([target], variation: variation)
+        if let value, cutFloor >= stack.count - 1 { memo[key] = (value, count - countBefore) }
+        cutFloor = min(cutFloor, floorOutside)
         return value
     }
 
@@ -96,13 +99,13 @@ final class SchemaGenerator {
             lastEntryFailed = true
             return nil
         case .success(let target):
-            if stack.contains(target.location) {
-                cuts += 1
+            if let repeated = stack.firstIndex(of: target.location) {
+                cutFloor = min(cutFloor, repeated)
                 report.warning(at: location, "$ref '\(reference)' leads back into a schema it is part of; the cycle is cut here (an optional property is left out, a required one is null, an array is empty)")
                 return nil
             }
             guard stack.count < Self.nestingLimit else {
-                cuts += 1
+                cutFloor = -1
                 report.warning(at: location, "schemas nest more than \(Self.nestingLimit) $refs deep here; the generated value stops here")
                 return nil
             }
@@ -144,7 +147,7 @@ final class SchemaGenerator {
                 report.warning(at: place.location, "the generated body would hold more than \(Self.valueLimit) values; it stops growing here")
             }
             stoppedGrowing = true
-            cuts += 1
+            cutFloor = -1
             return nil
         }
         if view.refusesEverything || view.parts.isEmpty { return view.refusesEverything ? .null : .object([]) }
@@ -156,17 +159,34 @@ final class SchemaGenerator {
             let ordered = Array(options[start...] + options[..<start])
             return ordered.first { validator.isValid($0, against: view.parts) } ?? ordered[0]
         }
-        if let choice = view.nextChoice { return generate(choosingFrom: choice, in: view, variation: variation) }
-        let types = view.types
-        switch types?.first(where: { $0 != "null" }) ?? types?.first ?? Self.inferredType(view) {
-        case "object": return generateObject(view, variation: variation)
-        case "array": return generateArray(view, variation: variation)
-        case "string": return .string(generateString(view, variation: variation))
-        case "integer": return generateInteger(view, variation: variation)
-        case "number": return generateNumber(view, variation: variation)
-        case "boolean": return .bool(variation % 2 == 0)
-        case "null": return .null
-        default: return .object([])
+        let value: JSONValue?
+        if let choice = view.nextChoice {
+            value = generate(choosingFrom: choice, in: view, variation: variation)
+        } else {
+            let types = view.types
+            switch types?.first(where: { $0 != "null" }) ?? types?.first ?? Self.inferredType(view) {
+            case "object": value = generateObject(view, variation: variation)
+            case "array": value = generateArray(view, variation: variation)
+            case "string": value = .string(generateString(view, variation: variation))
+            case "integer": value = generateInteger(view, variation: variation)
+            case "number": value = generateNumber(view, variation: variation)
+            case "boolean": value = .bool(variation % 2 == 0)
+            case "null": value = .null
+            default: value = .object([])
+            }
+        }
+        if let value { checkLocally(value, against: view) }
+        return value
+    }
+
+    /// Warns where a value made cannot meet its schema (bounds that exclude one another, a pattern not
+    /// followed, a cycle cut on a required property). Each value is checked against its own keywords as it is
+    /// made, its items and properties as they are made, so a body is checked once, part by part.
+    private func checkLocally(_ value: JSONValue, against view: SchemaView) {
+        for part in view.parts {
+            guard let problem = validator.localProblem(in: value, against: part) else { continue }
+            report.warning(at: part.location, "the value generated for this schema does not validate against it (\(problem)); edit the body file")
+            return
         }
     }
 
@@ -210,19 +230,26 @@ final class SchemaGenerator {
         return nil
     }
 
-    /// The first branch of a `oneOf`/`anyOf` whose value validates against the whole schema (a `oneOf`
-    /// value must match one branch only); the first branch's value when none does.
+    /// The value of the first branch of an `anyOf`; of a `oneOf`, the first branch whose value no other
+    /// branch accepts (a `oneOf` value must match one branch only), else the first branch's value. A value
+    /// made from a branch meets that branch (what it cannot meet is reported as it is made).
     private func generate(choosingFrom choice: Located, in view: SchemaView, variation: Int) -> JSONValue? {
         var fallback: JSONValue?
-        for branch in choice.elements {
+        let branches = choice.elements
+        for (index, branch) in branches.enumerated() {
             var branchView = view
             branchView.chosen.insert(choice.location)
             var pushed = 0
             defer { stack.removeLast(pushed) }
             guard expand(branch, into: &branchView, pushed: &pushed), let candidate = generate(branchView, variation: variation) else { continue }
             let value = discriminated(candidate, branch: branch, in: view)
-            if validator.isValid(value, against: view.parts) { return value }
+            let exclusive = choice.location.tokens.last != "oneOf"
+                || branches.indices.allSatisfy { $0 == index || validator.problem(in: value, against: branches[$0]) != nil }
+            if exclusive { return value }
             if fallback == nil { fallback = value }
+        }
+        if fallback != nil {
+            report.warning(at: choice.location, "every value generated from these oneOf schemas also matches another of them; the first is written")
         }
         return fallback
     }
@@ -240,7 +267,7 @@ final class SchemaGenerator {
         members.removeAll { $0.key == property }
         members.insert(JSONMember(key: property, value: .string(name)), at: 0)
         let named = JSONValue.object(members)
-        return validator.isValid(named, against: view.parts) ? named : value
+        return validator.isValid(named, against: [branch]) ? named : value
     }
 
     private func generateObject(_ view: SchemaView, variation: Int) -> JSONValue {

@@ -32,14 +32,21 @@ final class SchemaValidator {
 
     /// The first thing that makes `value` break `schema`; nil when it is valid.
     func problem(in value: JSONValue, against schema: Located) -> Problem? {
-        check(value, schema, path: [], hops: 0)
+        check(value, schema, path: [], hops: 0, deep: true)
+    }
+
+    /// The first thing that makes `value` break the keywords of `schema` (through its `$ref`s) that look at
+    /// the value itself, not at its items, properties or `allOf`/`anyOf`/`oneOf`/`not`: what the generator
+    /// checks of each value it makes, whose parts it has checked already.
+    func localProblem(in value: JSONValue, against schema: Located) -> Problem? {
+        check(value, schema, path: [], hops: 0, deep: false)
     }
 
     func isValid(_ value: JSONValue, against schemas: [Located]) -> Bool {
         schemas.allSatisfy { problem(in: value, against: $0) == nil }
     }
 
-    private func check(_ value: JSONValue, _ schema: Located, path: [String], hops: Int) -> Problem? {
+    private func check(_ value: JSONValue, _ schema: Located, path: [String], hops: Int, deep: Bool) -> Problem? {
         switch schema.value {
         case .bool(false): return Problem(path: path, message: "no value is allowed here (the schema is false)")
         case .object: break
@@ -48,7 +55,7 @@ final class SchemaValidator {
         if let reference = schema.member("$ref")?.string {
             // An unresolvable reference has its own warning; it does not make every value wrong.
             guard hops < Self.referenceHopLimit, case .success(let target) = files.resolve(reference, from: schema.location.file) else { return nil }
-            if let problem = check(value, target, path: path, hops: hops + 1) { return problem }
+            if let problem = check(value, target, path: path, hops: hops + 1, deep: deep) { return problem }
             guard version.readsKeywordsBesideReferences else { return nil }
         }
         if value == .null, SchemaKeywords.isNullable(schema.value) { return nil }
@@ -63,10 +70,11 @@ final class SchemaValidator {
         switch value {
         case .integer, .real: problem = checkNumber(value, schema.value, path: path)
         case .string(let text): problem = checkString(text, schema.value, path: path)
-        case .array(let items): problem = checkArray(items, schema, path: path)
-        case .object(let members): problem = checkObject(members, schema, path: path)
+        case .array(let items): problem = checkArray(items, schema, path: path, deep: deep)
+        case .object(let members): problem = checkObject(members, schema, path: path, deep: deep)
         default: problem = nil
         }
+        guard deep else { return problem }
         return problem ?? checkCombinations(value, schema, path: path, hops: hops)
     }
 
@@ -129,7 +137,7 @@ final class SchemaValidator {
         return regex
     }
 
-    private func checkArray(_ items: [JSONValue], _ schema: Located, path: [String]) -> Problem? {
+    private func checkArray(_ items: [JSONValue], _ schema: Located, path: [String], deep: Bool) -> Problem? {
         if let minimum = SchemaKeywords.integer(schema.value, "minItems"), items.count < minimum {
             return Problem(path: path, message: "has \(items.count) items, fewer than its minItems \(minimum)")
         }
@@ -141,16 +149,17 @@ final class SchemaValidator {
                 return Problem(path: path + [String(index)], message: "repeats an earlier item, and its array's items must be unique")
             }
         }
+        guard deep else { return nil }
         let prefix = SchemaKeywords.prefixItems(schema, version: version)
         let rest = schema.member("items").flatMap { $0.value.isArray ? nil : $0 }
         for (index, item) in items.enumerated() {
             guard let itemSchema = index < prefix.count ? prefix[index] : rest else { continue }
-            if let problem = check(item, itemSchema, path: path + [String(index)], hops: 0) { return problem }
+            if let problem = check(item, itemSchema, path: path + [String(index)], hops: 0, deep: true) { return problem }
         }
         return nil
     }
 
-    private func checkObject(_ members: [JSONMember], _ schema: Located, path: [String]) -> Problem? {
+    private func checkObject(_ members: [JSONMember], _ schema: Located, path: [String], deep: Bool) -> Problem? {
         if case .array(let required)? = schema.value.member("required") {
             for case .string(let name) in required where !members.contains(where: { $0.key == name }) {
                 return Problem(path: path, message: "lacks the required property '\(name)'")
@@ -169,39 +178,39 @@ final class SchemaValidator {
             var matched = false
             if let propertySchema = properties?.member(member.key) {
                 matched = true
-                if let problem = check(member.value, propertySchema, path: path + [member.key], hops: 0) { return problem }
+                if deep, let problem = check(member.value, propertySchema, path: path + [member.key], hops: 0, deep: true) { return problem }
             }
             for (pattern, patternSchema) in patternProperties {
                 guard let regex = compiled(pattern), (try? regex.firstMatch(in: member.key)) != nil else { continue }
                 matched = true
-                if let problem = check(member.value, patternSchema, path: path + [member.key], hops: 0) { return problem }
+                if deep, let problem = check(member.value, patternSchema, path: path + [member.key], hops: 0, deep: true) { return problem }
             }
             guard !matched, let additional else { continue }
             if additional.value == .bool(false) {
                 return Problem(path: path, message: "has the property '\(member.key)', which its schema does not allow (additionalProperties is false)")
             }
-            if let problem = check(member.value, additional, path: path + [member.key], hops: 0) { return problem }
+            if deep, let problem = check(member.value, additional, path: path + [member.key], hops: 0, deep: true) { return problem }
         }
         return nil
     }
 
     private func checkCombinations(_ value: JSONValue, _ schema: Located, path: [String], hops: Int) -> Problem? {
         for part in schema.member("allOf")?.elements ?? [] {
-            if let problem = check(value, part, path: path, hops: hops + 1) { return problem }
+            if let problem = check(value, part, path: path, hops: hops + 1, deep: true) { return problem }
         }
         if let choices = schema.member("anyOf")?.elements, !choices.isEmpty {
-            let problems = choices.map { check(value, $0, path: path, hops: hops + 1) }
+            let problems = choices.map { check(value, $0, path: path, hops: hops + 1, deep: true) }
             if let first = problems.first, !problems.contains(where: { $0 == nil }) {
                 return Problem(path: path, message: "matches none of its anyOf schemas (the first: \(first!))")
             }
         }
         if let choices = schema.member("oneOf")?.elements, !choices.isEmpty {
-            let problems = choices.map { check(value, $0, path: path, hops: hops + 1) }
+            let problems = choices.map { check(value, $0, path: path, hops: hops + 1, deep: true) }
             let matches = problems.filter { $0 == nil }.count
             if matches == 0 { return Problem(path: path, message: "matches none of its oneOf schemas (the first: \(problems[0]!))") }
             if matches > 1 { return Problem(path: path, message: "matches \(matches) of its oneOf schemas, not exactly one") }
         }
-        if let excluded = schema.member("not"), check(value, excluded, path: path, hops: hops + 1) == nil {
+        if let excluded = schema.member("not"), check(value, excluded, path: path, hops: hops + 1, deep: true) == nil {
             return Problem(path: path, message: "matches the schema under 'not'")
         }
         return nil

@@ -84,7 +84,7 @@ import Testing
         let text = DescriptionFixture.schemaDescription("type: integer\nminimum: 5\nmaximum: 1")
         try DescriptionFixture.draft(text) { drafted in
             #expect(drafted.failure == nil)
-            #expect(DescriptionFixture.warnings(drafted).first?.contains("the body generated from this schema does not validate against it") == true)
+            #expect(DescriptionFixture.warnings(drafted).first?.contains("the value generated for this schema does not validate against it (5 is above its maximum 1); edit the body file") == true)
         }
     }
 

@@ -47,8 +47,8 @@ def schema(rng, index):
     if index > 0:
         properties["related"] = {"type": "array", "maxItems": 3, "items": {"$ref": "#/components/schemas/Model%d" % (index // 2)}}
     if index > 2:
-        properties["variant"] = {"oneOf": [{"$ref": "#/components/schemas/Model%d" % (index // 3)},
-                                           {"type": "string", "description": text(rng, 6)}]}
+        properties["variant"] = {"oneOf": [{"type": "string", "description": text(rng, 6)},
+                                           {"$ref": "#/components/schemas/Model%d" % (index // 3)}]}
     own = {"type": "object", "required": ["id", "name"], "description": text(rng, 30), "properties": properties}
     if index % 10 == 5:
         return {"allOf": [{"$ref": "#/components/schemas/Base"}, own]}

@@ -33,6 +33,8 @@ final class SchemaGenerator {
     static let valueLimit = 100_000
     /// `$ref`s inside one another at most.
     static let nestingLimit = 100
+    /// Characters a generated string has at most, whatever its `minLength` asks.
+    static let longestString = 65_536
 
     init(files: DescriptionFiles, validator: SchemaValidator) {
         self.files = files
@@ -70,7 +72,12 @@ final class SchemaGenerator {
     }
 
     private func generate(reference: String, at location: JSONLocation, variation: Int) -> JSONValue? {
-        guard let target = enter(reference, at: location) else { return lastEntryFailed ? .object([]) : nil }
+        let target: Located
+        switch enter(reference, at: location) {
+        case .entered(let entered): target = entered
+        case .unresolved: return .object([])
+        case .cut: return nil
+        }
         defer { stack.removeLast() }
         let key = MemoKey(target: target.location, variation: variation)
         if let known = memo[key] {
@@ -85,32 +92,36 @@ final class SchemaGenerator {
         return value
     }
 
-    /// Whether the last `enter` failed because the reference cannot be resolved (its value is then `{}`)
-    /// rather than because a cycle was cut.
-    private var lastEntryFailed = false
+    /// What following a `$ref` came to.
+    private enum Entry {
+        /// Its target, now on the stack.
+        case entered(Located)
+        /// It cannot be resolved: `{}` stands in its place.
+        case unresolved
+        /// Its target is being generated already (a cycle), or references nest too deep: the value stops here.
+        case cut
+    }
 
-    /// The target of `reference`, pushed on the stack; nil (with a warning) when it cannot be resolved, or
-    /// when it is already being generated (a cycle, cut) or nested too deep.
-    private func enter(_ reference: String, at location: JSONLocation) -> Located? {
-        lastEntryFailed = false
+    /// The target of `reference`, pushed on the stack; with a warning when it cannot be resolved, or when it
+    /// is already being generated or nested too deep.
+    private func enter(_ reference: String, at location: JSONLocation) -> Entry {
         switch files.resolve(reference, from: location.file) {
         case .failure(let why):
             report.warning(at: location, "$ref '\(reference)' cannot be resolved: \(why.message); {} stands in its place")
-            lastEntryFailed = true
-            return nil
+            return .unresolved
         case .success(let target):
             if let repeated = stack.firstIndex(of: target.location) {
                 cutFloor = min(cutFloor, repeated)
                 report.warning(at: location, "$ref '\(reference)' leads back into a schema it is part of; the cycle is cut here (an optional property is left out, a required one is null, an array is empty)")
-                return nil
+                return .cut
             }
             guard stack.count < Self.nestingLimit else {
                 cutFloor = -1
                 report.warning(at: location, "schemas nest more than \(Self.nestingLimit) $refs deep here; the generated value stops here")
-                return nil
+                return .cut
             }
             stack.append(target.location)
-            return target
+            return .entered(target)
         }
     }
 
@@ -125,11 +136,12 @@ final class SchemaGenerator {
         default: return true
         }
         if let reference = schema.member("$ref")?.string {
-            if let target = enter(reference, at: schema.location) {
+            switch enter(reference, at: schema.location) {
+            case .entered(let target):
                 pushed += 1
                 guard expand(target, into: &view, pushed: &pushed) else { return false }
-            } else if !lastEntryFailed {
-                return false
+            case .unresolved: break
+            case .cut: return false
             }
             guard version.readsKeywordsBesideReferences else { return true }
         }
@@ -291,7 +303,7 @@ final class SchemaGenerator {
         }
         if let minimum = view.largest("minProperties"), !additional.refused {
             var number = 1
-            while members.count < minimum {
+            while members.count < minimum, count < Self.valueLimit {
                 let name = "property\(number)"
                 number += 1
                 if !members.contains(where: { $0.key == name }) { members.append(JSONMember(key: name, value: additionalValue())) }
@@ -322,7 +334,7 @@ final class SchemaGenerator {
     }
 
     private func generateString(_ view: SchemaView, variation: Int) -> String {
-        let minimum = view.largest("minLength") ?? 0
+        let minimum = min(view.largest("minLength") ?? 0, Self.longestString)
         let maximum = view.smallest("maxLength")
         if let pattern = view.first("pattern"), let text = pattern.string {
             if let sample = PatternSampler(text)?.sample(minimumLength: minimum, maximumLength: maximum, variation: variation) { return sample }
@@ -354,12 +366,12 @@ final class SchemaGenerator {
         if let lower = bounds.lower { low = max(low, lower.exclusive ? lower.value.rounded(.down) + 1 : lower.value.rounded(.up)) }
         if let upper = bounds.upper { high = min(high, upper.exclusive ? upper.value.rounded(.up) - 1 : upper.value.rounded(.down)) }
         var step = 1.0
-        if let multiple = view.first("multipleOf")?.value.numberValue, multiple >= 1, multiple.rounded() == multiple { step = multiple }
+        if let multiple = view.first("multipleOf")?.value.numberValue, multiple >= 1, multiple < limit, multiple.rounded() == multiple { step = multiple }
         // 0 where it is allowed, else the bound nearest to it, moved onto a multiple of the step inside the range.
         var value = low > 0 ? (low / step).rounded(.up) * step : high < 0 ? (high / step).rounded(.down) * step : 0
         let next = value + Double(variation) * step
         if variation > 0 { value = next <= high ? next : max(low, value - Double(variation) * step) }
-        return .integer(Int64(value))
+        return abs(value) < limit ? .integer(Int64(value)) : .real(value)
     }
 
     private func generateNumber(_ view: SchemaView, variation: Int) -> JSONValue {

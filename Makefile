@@ -51,7 +51,7 @@ TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium li
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -194,7 +194,7 @@ check-package: deb
 	Tests/Package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz dist debian/changelog
+	rm -rf .build .build-tsan .build-asan .build-fuzz .build-baseline dist debian/changelog
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
 # 127.0.0.1, and the cost of variants (4 of them; a JSON Pointer on a 1 KiB body) against a static answer in
@@ -204,8 +204,25 @@ clean:
 # and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
 BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl openssl nginx libyaml-0-2
 
-bench: build bench-deps
-	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh
+#
+# BASELINE=REF (a commit, tag or branch) also builds the release binary of REF, with REF's own Makefile, into
+# .build-baseline/COMMIT/ (kept for the next run), and measures it beside this build on a 10 000-exchange tree
+# without variants, templates or scripts: start-up, idle memory, and the small JSON in alternating slices.
+BASELINE ?=
+BASELINE_COMMIT = $(if $(BASELINE),$(shell git rev-parse --verify --quiet "$(BASELINE)^{commit}"))
+BASELINE_SOURCE = .build-baseline/$(BASELINE_COMMIT)
+
+bench: build bench-deps $(if $(BASELINE),bench-baseline)
+	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" \
+	  $(if $(BASELINE),BASELINE="$(BASELINE)" BASELINE_BINARY="$(CURDIR)/$(BASELINE_SOURCE)/.build/release/espressomartini") \
+	  bench/run.sh
+
+bench-baseline:
+	@[ -n "$(BASELINE_COMMIT)" ] || { echo "bench: BASELINE=$(BASELINE) names no commit of this repository"; exit 1; }
+	@if [ ! -x $(BASELINE_SOURCE)/.build/release/espressomartini ]; then \
+	  rm -rf $(BASELINE_SOURCE) && mkdir -p $(BASELINE_SOURCE) && git archive $(BASELINE_COMMIT) | tar -x -C $(BASELINE_SOURCE) \
+	  && $(MAKE) --no-print-directory -C $(BASELINE_SOURCE) build; \
+	fi
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"

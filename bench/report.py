@@ -214,6 +214,27 @@ rows += [
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
 ]
 
+if meta.get("baseline"):
+    def fraction(x):
+        return "—" if x is None else "%+.1f%%" % (100 * (x - 1))
+    rows += [
+        ("This build vs the baseline %s, small JSON, 10 000-exchange tree without part-two keys: req/s" % meta["baseline"],
+         "—", "%s vs %s" % (cell("em-plain", "plain", "rps"), cell("em-baseline", "plain", "rps")),
+         "%s (%s)" % (times(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "rps")),
+                      fraction(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "rps")))),
+        ("… server CPU per request, µs, this build vs the baseline", "—",
+         "%s vs %s" % (cell("em-plain", "plain", "cpu_us", lambda x: "—" if x is None else "%.2f" % x),
+                       cell("em-baseline", "plain", "cpu_us", lambda x: "—" if x is None else "%.2f" % x)),
+         "%s (%s; target within +3%%)" % (times(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "cpu_us")),
+                                          fraction(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "cpu_us")))),
+        ("… resident memory idle after start-up, this build vs the baseline (target ≤ 16 MiB)", "—",
+         "%s vs %s" % (spread("em-plain", "rss_idle_kib", mib), spread("em-baseline", "rss_idle_kib", mib)),
+         times(value_ratio("em-plain", "em-baseline", "rss_idle_kib"))),
+        ("… start-up to the first 200, this build vs the baseline", "—",
+         "%s vs %s" % (spread("em-plain", "startup_s", startup), spread("em-baseline", "startup_s", startup)),
+         times(value_ratio("em-plain", "em-baseline", "startup_s"))),
+    ]
+
 out = ["# espressomartini benchmark — %s" % meta.get("date", "?"), ""]
 out.append("- Machine: %s; load average %s." % (meta.get("machine", "?"), meta.get("load", "?")))
 out.append("- espressomartini %s; libmicrohttpd %s." % (meta.get("version", "?"), meta.get("libmicrohttpd", "?")))
@@ -241,7 +262,9 @@ out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 M
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
            "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `import-openapi-1000` and `import-petstore` "
            "(`espressomartini import openapi`, the median of three runs)%s." % (
-               ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else ""))
+               ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else "")
+           + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "
+              "part-two keys." % meta["baseline"] if meta.get("baseline") else ""))
 out.append("")
 out.append("One row per round and server: its slices of the comparison taken together (every slice is in the .jsonl file).")
 out.append("")
@@ -252,7 +275,8 @@ paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/
          "static": "/api/v1/hello (static)", "variants": "/api/v1/variants?page=2 + X-Client",
          "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)",
          "sessions": "/api/v1/hello + X-Espressomartini-Session (1000 in rotation)",
-         "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello"}
+         "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello",
+         "plain": "/api/v1/hello (tree without part-two keys)"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):

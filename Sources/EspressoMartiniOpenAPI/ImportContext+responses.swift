@@ -23,6 +23,7 @@ extension ImportContext {
             return
         }
         if let header = mediaType.contentTypeHeader { imported.headers.insert(header, at: 0) }
+        for (name, other) in content.members where name != mediaType.name { notServed(name, at: other.location) }
         let schema = media.member("schema")
         for (name, example) in media.member("examples")?.members ?? [] {
             guard let example = files.dereference(example, otherwise: "this example is left out"),
@@ -51,6 +52,9 @@ extension ImportContext {
             return
         }
         if let header = mediaType.contentTypeHeader { imported.headers.insert(header, at: 0) }
+        for (index, name) in names.enumerated() where name != mediaType.name {
+            notServed(name, at: produces.map { $0.location.appending(String(index)) } ?? operation.location)
+        }
         let example = examples.flatMap { examples in
             examples.member(mediaType.name) ?? examples.members.first { BodyMediaType($0.key)?.kind == mediaType.kind }?.value
         }
@@ -62,6 +66,23 @@ extension ImportContext {
                 return
             }
             imported.body = mediaType.body(schemaValue(schema))
+        }
+    }
+
+    /// Counts a media type a response is not answered in (it is answered in another).
+    private func notServed(_ mediaType: String, at location: JSONLocation) {
+        if let index = mediaTypesNotServed.firstIndex(where: { $0.name == mediaType }) {
+            mediaTypesNotServed[index].count += 1
+        } else {
+            mediaTypesNotServed.append((mediaType, location, 1))
+        }
+    }
+
+    /// One warning per media type some responses are not answered in, at the first of them.
+    func reportMediaTypesNotServed() {
+        for (name, first, count) in mediaTypesNotServed {
+            let elsewhere = count == 1 ? "" : count == 2 ? " and in 1 other response" : " and in \(count - 1) other responses"
+            report.warning(at: first, "'\(name)' is not served here\(elsewhere): a response is answered in one media type, its first JSON one (else its first text/* one)")
         }
     }
 

@@ -11,6 +11,9 @@ final class ImportContext {
     /// For an example written as a string that holds JSON.
     let jsonParser: any JSONParser
     var report: ImportReport { files.report }
+    /// Media types of responses answered in another of their media types: where each was first met, and how
+    /// often (one warning each at the end, not one per response).
+    var mediaTypesNotServed: [(name: String, first: JSONLocation, count: Int)] = []
 
     init(version: OpenAPIVersion, root: Located, files: DescriptionFiles, jsonParser: any JSONParser) {
         self.version = version

@@ -49,6 +49,7 @@ public struct OpenAPIImporter: Sendable {
             version: version, root: Located(value: document, location: JSONLocation(file: rootFile)), files: files, jsonParser: parser.json
         )
         let exchanges = context.exchanges()
+        context.reportMediaTypesNotServed()
         guard !exchanges.isEmpty else {
             let paths = document.member("paths")
             let why = paths == nil || paths == .object([]) ? "it has no paths" : "none of its operations could be imported"

@@ -161,6 +161,21 @@ import Testing
         }
     }
 
+    @Test("media types a response is not answered in: one warning each, at the first, with how many more")
+    func mediaTypesNotServed() throws {
+        let text = Self.responses("""
+            "200": {description: x, content: {application/xml: {example: "<a/>"}, application/json: {example: {a: 1}}}}
+            "404": {description: x, content: {application/xml: {example: "<b/>"}, text/plain: {example: gone}}}
+            "500": {description: x, content: {image/png: {schema: {type: string, format: binary}}}}
+            """)
+        try DescriptionFixture.draft(text) { drafted throws in
+            #expect(DescriptionFixture.warnings(drafted) == [
+                "api.yaml: warning: at /paths/~1a/get/responses/500/content: 'image/png' skipped: only JSON and text/* bodies are imported; this response has no body",
+                "api.yaml: warning: at /paths/~1a/get/responses/200/content/application~1xml: 'application/xml' is not served here and in 1 other response: a response is answered in one media type, its first JSON one (else its first text/* one)",
+            ])
+        }
+    }
+
     @Test("$refs to relative files, resolved from the file they are in")
     func relativeFiles() throws {
         let text = DescriptionFixture.schemaDescription("$ref: 'schemas/pet.yaml#/Pet'")

@@ -42,6 +42,9 @@ struct Import: Command {
         }
         spec = arguments.words[1]
         requestsFolder = arguments.text(Self.requestsFolderOption) ?? ServerConfiguration.defaultRequestsFolder
+        guard !requestsFolder.isEmpty else {
+            throw UsageError(message: "The requests folder is empty; name a folder such as network-exchanges", command: Self.definition, option: Self.requestsFolderOption)
+        }
         force = arguments.isSet(Self.forceFlag)
     }
 

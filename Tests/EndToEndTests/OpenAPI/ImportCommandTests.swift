@@ -110,7 +110,7 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: work.url.appendingPathComponent("tree").path))
     }
 
-    @Test("bad arguments: an unknown format, a missing description (64)")
+    @Test("bad arguments: an unknown format, a missing description, an empty requests folder (64)")
     func usage() async throws {
         let work = try TemporaryTree(files: ["keep.txt": "x"])
         defer { work.remove() }
@@ -120,6 +120,9 @@ struct ImportCommandTests {
         let missing = try await ServerProcess.runToCompletion(["import", "openapi"], in: work.url)
         #expect(missing.exitCode == 64)
         #expect(missing.standardError.contains("Missing expected argument '<spec>'"), "\(missing)")
+        let empty = try await ServerProcess.runToCompletion(["import", "openapi", "api.yaml", "--requests-folder", ""], in: work.url)
+        #expect(empty.exitCode == 64)
+        #expect(empty.standardError.contains("The requests folder is empty"), "\(empty)")
     }
 
     @Test("warnings name the file and the JSON Pointer; the import goes on, and an unresolvable $ref's body is {}")

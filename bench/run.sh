@@ -27,6 +27,7 @@ ROUNDS_GIVEN=${ROUNDS:-} SLICES_GIVEN=${SLICES:-} DURATION_GIVEN=${DURATION:-}
 if [[ $QUICK == 1 ]]; then ROUNDS=${ROUNDS:-1}; SLICES=${SLICES:-2}; else ROUNDS=${ROUNDS:-3}; SLICES=${SLICES:-4}; fi
 DURATION=${DURATION:-2}
 THREADS=2 CONNECTIONS=64 FILE_CONNECTIONS=32 EXCHANGES=10000
+IMPORT_RUNS=3   # imports of each description per round
 START_LIMIT=60   # seconds a server may take to answer its first 200
 STAMP=$(date +%Y-%m-%d-%H%M%S)
 RESULTS=$HERE/results
@@ -357,6 +358,18 @@ sync
 "$BINARY" endpoints --configuration "$WORK/tree-$EXCHANGES/configuration.json" > /dev/null 2> "$WORK/logs/endpoints.log" \
   || die "espressomartini does not load the $EXCHANGES-exchange tree: $(tail -5 "$WORK/logs/endpoints.log")"
 
+# import openapi: a generated description of 1000 operations (bench/make_openapi.py), and the OpenAPI
+# Initiative's petstore, imported into fresh folders (removed at the end: deleting thousands of files just
+# before a timed import would make the file system's inode allocation the figure).
+IMPORTS=$WORK/imports
+rm -rf "$IMPORTS"
+mkdir -p "$IMPORTS"
+OPENAPI_1000=$WORK/openapi-1000.yaml
+OPENAPI_PETSTORE=$REPO/Tests/OpenAPI/Fixtures/oai/v3.0/petstore.yaml
+python3 "$HERE/make_openapi.py" --operations 1000 --out "$OPENAPI_1000" || die "bench/make_openapi.py failed"
+"$BINARY" import openapi "$OPENAPI_1000" --requests-folder "$IMPORTS/check" > /dev/null 2> "$WORK/logs/import.log" \
+  || die "espressomartini does not import $OPENAPI_1000: $(tail -5 "$WORK/logs/import.log")"
+
 NGINX=""
 if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx is not installed: no nginx rows (optional)"; fi
 
@@ -389,6 +402,25 @@ for ((round = 1; round <= ROUNDS; round++)); do
   mapfile -t ports < <(python3 "$HERE/free_ports.py" "${#names[@]}")
   [[ ${#ports[@]} -eq ${#names[@]} ]] || die "could not find ${#names[@]} free ports on 127.0.0.1"
   for i in "${!names[@]}"; do PORT[${names[$i]}]=${ports[$i]}; done
+
+  # import openapi, nothing else running: each description imported IMPORT_RUNS times into a new folder; the
+  # round's figure is the median run (wall time, and the peak resident memory of that process).
+  for description in openapi-1000 petstore; do
+    spec=$OPENAPI_1000
+    [[ $description == petstore ]] && spec=$OPENAPI_PETSTORE
+    runs=()
+    for ((run = 1; run <= IMPORT_RUNS; run++)); do
+      runs+=("$(python3 "$HERE/time_command.py" "$BINARY" import openapi "$spec" --requests-folder "$IMPORTS/$description-$round-$run")")
+    done
+    read -r wall rss status < <(python3 -c 'import json, statistics, sys
+runs = sorted((json.loads(r) for r in sys.argv[1:]), key=lambda r: r["wall_s"])
+middle = runs[len(runs) // 2]
+print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "${runs[@]}")
+    [[ $status == 0 ]] || die "round $round: import openapi $spec exited $status"
+    record_value "$round" "import-$description" wall_s "$wall"
+    record_value "$round" "import-$description" maxrss_kib "$rss"
+    say "  import openapi $description: $(awk -v s="$wall" 'BEGIN { printf "%.0f", s * 1000 }') ms, peak $((rss / 1024)) MiB"
+  done
 
   # Start-up to the first 200, then idle memory: the ceiling and espressomartini on the big tree, one at a
   # time, nothing else running. Warm start: `endpoints` reads the whole tree (and the binary) just before, so
@@ -498,6 +530,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
   stop_round_servers
   rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
 done
+
+rm -rf "$IMPORTS"
 
 # ------------------------------------------------------------------------------------------- report
 report=$RESULTS/$STAMP.md

@@ -199,6 +199,32 @@ rows += [
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
 ]
 
+def under(metric, server, target):
+    """a time in ms beside the most it should be"""
+    xs = list(values[(server, metric)].values())
+    if not xs:
+        return "—"
+    x = median(xs)
+    return "%.1f ms (target < %.0f ms, %s)" % (x, target, "met" if x < target else "**missed**")
+
+
+def entry_bytes():
+    """resident memory of the full journal's server minus that of the one-entry server, per entry"""
+    shares = [(values[("em-journal", "rss_journal_full_kib")][n] - values[("em-journal-1", "rss_journal_one_kib")][n]) * 1024 / 100000
+              for n in values[("em-journal", "rss_journal_full_kib")] if n in values[("em-journal-1", "rss_journal_one_kib")]]
+    return "—" if not shares else "%.0f bytes" % median(shares)
+
+
+ms_value = lambda x: "%.1f ms" % x
+rows += [
+    ("Counting requests (`POST requests/count`) with a JSON Pointer condition over a full journal of 100 000 POSTed "
+     "256-byte JSON orders, every one matching: time of the call", "—", spread("em-journal", "count_ms", ms_value),
+     under("count_ms", "em-journal", 50)),
+    ("… the same over 1 KiB orders", "—", spread("em-journal", "count_1k_ms", ms_value), "—"),
+    ("Memory per journal entry (a POSTed 256-byte order with wrk's headers): resident memory with a journal of "
+     "100 000 vs of 1, after the same requests", "—", entry_bytes(), "—"),
+]
+
 out = ["# espressomartini benchmark — %s" % meta.get("date", "?"), ""]
 out.append("- Machine: %s; load average %s." % (meta.get("machine", "?"), meta.get("load", "?")))
 out.append("- espressomartini %s; libmicrohttpd %s." % (meta.get("version", "?"), meta.get("libmicrohttpd", "?")))
@@ -224,7 +250,8 @@ out.append("## Raw numbers")
 out.append("")
 out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
-           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS)%s." % (
+           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
+           "(journal_size 100000 / 1)%s." % (
                ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else ""))
 out.append("")
 out.append("One row per round and server: its slices of the comparison taken together (every slice is in the .jsonl file).")
@@ -250,7 +277,8 @@ out.append("| round | server | measurement | value |")
 out.append("|---:|---|---|---:|")
 for (server, metric), by_round in sorted(values.items()):
     for n, v in sorted(by_round.items()):
-        shown = startup(v) if metric == "startup_s" else count(v) if metric == "access_log_lines" else mib(v)
+        shown = (startup(v) if metric == "startup_s" else count(v) if metric == "access_log_lines"
+                 else ms_value(v) if metric.endswith("_ms") else mib(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
 for (server, probe), reasons in sorted(failures.items()):
     for reason in reasons:

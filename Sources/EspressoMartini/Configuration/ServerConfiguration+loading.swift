@@ -14,19 +14,9 @@ extension ServerConfiguration {
             diagnostics.error(file, nil, "the configuration file \(problem); create it or pass another --configuration")
             return (configuration, diagnostics)
         }
-        let document: JSONValue
-        switch parser.parse(bytes) {
-        case .failure(let syntax):
-            diagnostics.error(file, syntax.position, syntax.message)
-            return (configuration, diagnostics)
-        case .success(let value):
-            document = value
-        }
-        let map = JSONSourceMap(bytes)
-        guard case .object(let members) = document else {
-            diagnostics.error(file, map.value([]), "the server configuration must be a JSON object, found \(document.kindName)")
-            return (configuration, diagnostics)
-        }
+        guard let (members, map) = parser.object(bytes, file: file, into: &diagnostics, notAnObject: {
+            "the server configuration must be a JSON object, found \($0)"
+        }) else { return (configuration, diagnostics) }
 
         for member in members {
             let path = [member.key]

@@ -14,19 +14,9 @@ extension JournalFilter {
         var diagnostics = Diagnostics()
         let file = bodyName
         guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return (JournalFilter(), diagnostics) }
-        let document: JSONValue
-        switch parser.parse(body) {
-        case .failure(let syntax):
-            diagnostics.error(file, syntax.position, syntax.message)
-            return (nil, diagnostics)
-        case .success(let value):
-            document = value
-        }
-        let map = LazyJSONSourceMap(body)
-        guard case .object(let members) = document else {
-            diagnostics.error(file, map.value([]), "the body must be a JSON object such as {\"method\": \"POST\", \"path\": \"/api/orders\"}, found \(document.kindName)")
-            return (nil, diagnostics)
-        }
+        guard let (members, map) = parser.object(body, file: file, into: &diagnostics, notAnObject: {
+            "the body must be a JSON object such as {\"method\": \"POST\", \"path\": \"/api/orders\"}, found \($0)"
+        }) else { return (nil, diagnostics) }
         var filter = JournalFilter()
         for member in members where member.key != "when" {
             let at = map.value([member.key])

@@ -2,7 +2,8 @@
 #   make          release binary (.build/release/espressomartini, Swift runtime linked in statically)
 #   make run      install what is missing (build and run-time packages), build, serve the example tree
 #   make test     install what is missing, then every test (plain, under the thread and the address
-#                 sanitizers), then a short fuzzing run of each fuzz target
+#                 sanitizers, the client library from a package of its own), then a short fuzzing run of each
+#                 fuzz target
 #   make fuzz     each fuzz target for FUZZ_SECONDS (default 300) with libFuzzer and the address sanitizer
 #   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions, JSON Schemas)
 #   make deb      the Debian package, in dist/
@@ -51,7 +52,7 @@ TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium li
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-client test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -83,7 +84,7 @@ build: deps
 run: build run-deps
 	.build/release/espressomartini run
 
-test: deps test-deps test-inotify test-plain test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
+test: deps test-deps test-inotify test-plain test-client test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
 
 # The end-to-end tests run many servers at once, each watching its tree with one inotify instance; Linux
 # allows 128 per user by default, fewer than the suite needs at its busiest under the sanitizers. Raised to
@@ -99,6 +100,12 @@ test-inotify:
 test-plain:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The client library (EspressoMartiniClient) as a user's test suite uses it: Tests/ClientPackage is a package of
+# its own that depends on this one by path (so it builds the client library only), and its XCTest and Swift
+# Testing tests start the release binary just built, found first on the PATH.
+test-client: build
+	cd Tests/ClientPackage && PATH="$(CURDIR)/.build/release:$$PATH" $(SWIFT) test
 
 # The release binary `make run` runs, serving the example tree: every Debian package it loads a library from
 # must be one `make run` installs (Tests/RunPackages/check-run-packages.sh).
@@ -194,7 +201,7 @@ check-package: deb
 	Tests/Package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz .build-baseline dist debian/changelog
+	rm -rf .build .build-tsan .build-asan .build-fuzz .build-baseline Tests/ClientPackage/.build dist debian/changelog
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
 # 127.0.0.1, and the cost of variants (4 of them; a JSON Pointer on a 1 KiB body) against a static answer in

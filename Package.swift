@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "espressomartini", targets: ["espressomartini"]),
+        // For test suites (XCTest or Swift Testing, Linux and macOS): start a server from a tree and check
+        // what the app sent (doc/testing.md).
+        .library(name: "EspressoMartiniClient", targets: ["EspressoMartiniClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -53,6 +56,9 @@ let package = Package(
                 "EspressoMartiniYAML", "EspressoMartiniOpenAPI", "EspressoMartiniCommandLine", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client library for test suites: starts the binary and speaks the admin API, with Foundation
+        // (URLSession, Process). Nothing of the daemon depends on it, so the daemon does not link Foundation.
+        .target(name: "EspressoMartiniClient"),
         // The core's tests and the scripting module's, in-process and without a socket; fixtures read JSON
         // with jansson.
         .testTarget(

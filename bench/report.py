@@ -126,6 +126,7 @@ def spread(server, metric, fmt):
 mib = lambda kib: "%.1f MiB" % (kib / 1024)
 startup = lambda s: "%.1f ms" % (s * 1000)
 seconds = lambda s: "%.2f s" % s
+ms_value = lambda x: "%.1f ms" % x
 
 def logged():
     """the access-log lines written during the INFO load per request wrk counted (the extra one is the
@@ -214,6 +215,22 @@ rows += [
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
 ]
 
+def entry_bytes():
+    """resident memory of the full journal's server minus that of the one-entry server, per entry"""
+    shares = [(values[("em-journal", "rss_journal_full_kib")][n] - values[("em-journal-1", "rss_journal_one_kib")][n]) * 1024 / 100000
+              for n in values[("em-journal", "rss_journal_full_kib")] if n in values[("em-journal-1", "rss_journal_one_kib")]]
+    return "—" if not shares else "%.0f bytes" % median(shares)
+
+
+rows += [
+    ("Counting requests (`POST requests/count`) with a JSON Pointer condition over a full journal of 100 000 POSTed "
+     "256-byte JSON orders, every one matching: time of the call", "—",
+     below("em-journal", "count_ms", ms_value, 50, "50 ms"), "—"),
+    ("… the same over 1 KiB orders", "—", spread("em-journal", "count_1k_ms", ms_value), "—"),
+    ("Memory per journal entry (a POSTed 256-byte order with wrk's headers): resident memory with a journal of "
+     "100 000 vs of 1, after the same requests", "—", entry_bytes(), "—"),
+]
+
 if meta.get("baseline"):
     def fraction(x):
         return "—" if x is None else "%+.1f%%" % (100 * (x - 1))
@@ -260,7 +277,8 @@ out.append("## Raw numbers")
 out.append("")
 out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
-           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `import-openapi-1000` and `import-petstore` "
+           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
+           "(journal_size 100000 / 1), `import-openapi-1000` and `import-petstore` "
            "(`espressomartini import openapi`, the median of three runs)%s." % (
                ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else "")
            + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "
@@ -290,7 +308,8 @@ out.append("| round | server | measurement | value |")
 out.append("|---:|---|---|---:|")
 for (server, metric), by_round in sorted(values.items()):
     for n, v in sorted(by_round.items()):
-        shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines" else mib(v))
+        shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
+                 else ms_value(v) if metric.endswith("_ms") else mib(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
 for (server, probe), reasons in sorted(failures.items()):
     for reason in reasons:

@@ -325,6 +325,72 @@ http {
 EOF
 }
 
+# ------------------------------------------------------------------------------------------- the journal
+# Checking what the app sent (doc/testing.md): a count with a JSON Pointer condition over a full journal of
+# JOURNAL_ENTRIES requests, each a POSTed order whose /customer/tier is "gold" (so every entry is read to the
+# end and matches); and what an entry costs: the resident memory of a server keeping them all beside one
+# keeping one, after the same requests.
+JOURNAL_ENTRIES=100000
+COUNT_FILTER='{"when": {"json": {"/customer/tier": "gold"}}}'
+
+# fill_journal SERVER BODY_FILE: POSTs the file to /api/v1/orders in loads of 2 s until the server has taken
+# JOURNAL_ENTRIES of them (bounded: 30 loads); fails when it could not.
+fill_journal() {
+  local name=$1 body=$2 i sent=0 output n
+  for ((i = 0; i < 30 && sent < JOURNAL_ENTRIES; i++)); do
+    alive "$name" || return 1
+    output=$(timeout 40 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s --timeout 10s -H "Content-Type: application/json" \
+      -s "$HERE/wrk_summary.lua" "$(url "$name" json)" -- POST "$body" 2>&1)
+    n=$(sed -n 's/^SUMMARY //p' <<< "$output" | python3 -c 'import json, sys; print(json.load(sys.stdin)["requests"])' 2> /dev/null)
+    sent=$((sent + ${n:-0}))
+  done
+  ((sent >= JOURNAL_ENTRIES))
+}
+
+# time_count SERVER: checks that the count over the full journal is JOURNAL_ENTRIES and says it may be short,
+# then sets COUNT_MS to the median time of 5 counts as curl measures them (ms), or FAILURE.
+time_count() {
+  local name=$1 target answer times=() i
+  target="http://127.0.0.1:${PORT[$name]}/__espressomartini/requests/count"
+  answer=$(curl -s -m 60 -X POST -d "$COUNT_FILTER" "$target")
+  if [[ $answer != "{\"count\":$JOURNAL_ENTRIES,\"complete\":false}" ]]; then
+    FAILURE="the count answered $(head -c 200 <<< "$answer"), not $JOURNAL_ENTRIES of a full journal"
+    return 1
+  fi
+  for ((i = 0; i < 5; i++)); do
+    times+=("$(curl -s -o /dev/null -m 60 -w '%{time_total}' -X POST -d "$COUNT_FILTER" "$target")")
+  done
+  COUNT_MS=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] * 1000 }')
+}
+
+# journal_round ROUND: both journal servers, the count over 256-byte and over 1 KiB orders, the memory.
+journal_round() {
+  local round=$1 name
+  for name in em-journal em-journal-1; do
+    start_server "$name" "$WORK/logs/$name.log" "$BINARY" run --configuration "$WORK/tree-10/configuration-${name#em-}.json" \
+      --port "${PORT[$name]}" || { record_failure "$round" "$name" journal "$FAILURE"; return; }
+  done
+  for name in em-journal em-journal-1; do
+    fill_journal "$name" "$WORK/tree-10/order-256.json" \
+      || { record_failure "$round" "$name" journal "could not send $JOURNAL_ENTRIES requests: $(log_tail "$name")"; return; }
+  done
+  sleep 0.5
+  record_value "$round" em-journal rss_journal_full_kib "$(rss_kib "${PID[em-journal]}")"
+  record_value "$round" em-journal-1 rss_journal_one_kib "$(rss_kib "${PID[em-journal-1]}")"
+  if time_count em-journal; then
+    record_value "$round" em-journal count_ms "$COUNT_MS"
+    say "  count over $JOURNAL_ENTRIES 256-byte orders: $COUNT_MS ms"
+  else
+    record_failure "$round" em-journal count "$FAILURE"
+  fi
+  if fill_journal em-journal "$WORK/tree-10/order.json" && time_count em-journal; then
+    record_value "$round" em-journal count_1k_ms "$COUNT_MS"
+    say "  count over $JOURNAL_ENTRIES 1 KiB orders: $COUNT_MS ms"
+  else
+    record_failure "$round" em-journal count_1k "${FAILURE:-could not fill the journal}"
+  fi
+}
+
 # ------------------------------------------------------------------------------------------- set-up
 RERUN="make bench"
 [[ $QUICK == 1 ]] && RERUN+=" QUICK=1"
@@ -392,10 +458,12 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   nginx-tls     nginx serving hello's 101 bytes over HTTPS with the same certificate (when installed)
 #   em-plain      espressomartini, the 10 000-exchange tree without part-two keys (with BASELINE_BINARY)
 #   em-baseline   the baseline binary on that tree (with BASELINE_BINARY)
+#   em-journal    espressomartini, 10-exchange tree, journal_size 100000: the count over a full journal
+#   em-journal-1  the same with journal_size 1, beside it for the memory of an entry
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
@@ -527,6 +595,9 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
     alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
   done
 
+  # The journal, with the other servers of the round stopped: counting is CPU work on every core.
+  stop_round_servers
+  journal_round "$round"
   stop_round_servers
   rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
 done

@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxSessions = 1000
     /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
     public var scriptTimeout: Double = 1
+    /// Requests the admin API's journal keeps, the last ones (doc/admin-api.md).
+    public var journalSize = RequestJournal.defaultCapacity
 
     public init() {}
 

@@ -58,6 +58,8 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
     func suspend() { lock.withLock { _suspensions += 1 } }
     func resume() { lock.withLock { _resumptions += 1 } }
     func reset() { lock.withLock { _resets += 1 } }
+    /// None: nothing to watch.
+    var socket: Int32 { -1 }
 
     /// Waits, up to `timeout` seconds, until `condition` holds; whether it did.
     func wait(timeout: Double = 5, until condition: () -> Bool) -> Bool {

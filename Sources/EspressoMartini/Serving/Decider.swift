@@ -113,7 +113,7 @@ public final class Decider: Sendable {
         guard let step else { return .generated(sequenceOver(exchange, variant: choice.variant)) }
         let answer = ExchangeAnswer(tree: tree, exchangeIndex: index, position: responses.lowerBound + step, variant: choice.variant, call: call)
         let sending = tree.sendingPlan(answer.slot)
-        let decision: Decision
+        var decision: Decision
         switch sending.kind {
         case .prebuilt, .fromDisk:
             decision = .prebuilt(answer)
@@ -127,9 +127,30 @@ public final class Decider: Sendable {
                 cache: request.session?.cache ?? templates.cache, templates: templates
             )
             decision = .script(job)
+        case .stream:
+            decision = .stream(streaming(answer, model: choice.model, request: request))
         }
-        let delay = sending.hasOwnDelay ? answer.response.delay!.seconds : tree.globalDelay
+        var delay = sending.hasOwnDelay ? answer.response.delay!.seconds : tree.globalDelay
+        if sending.isSlowed, let network = tree.network(answer.slot) {
+            if let rate = network.bytesPerSecond, sending.kind != .fault { decision = .throttled(bytesPerSecond: rate, decision) }
+            delay += network.latency
+        }
         return delay > 0 ? .delayed(seconds: delay, decision) : decision
+    }
+
+    /// A stream decided for one request: its headers (rendered, for a template), and what its chunks'
+    /// templates will see.
+    private func streaming(_ answer: ExchangeAnswer, model: RequestModel?, request: Request) -> StreamAnswer {
+        guard case .stream(let content, let stream, let template) = answer.response.kind else { preconditionFailure("a stream's sending plan without a stream") }
+        var own = content.headers
+        var templates: StreamAnswer.Templates?
+        if let template {
+            let model = model ?? self.model(of: request, answer: answer)
+            own = template.renderedHeaders(ResponseTemplateContext(model: model, call: answer.call, cache: request.session?.cache, environment: self.templates))
+            templates = StreamAnswer.Templates(model: model, cache: request.session?.cache, environment: self.templates)
+        }
+        let headers = HTTPHeader.merging(own: own, derivedContentType: stream.derivedContentType, global: globalHeaders)
+        return StreamAnswer(answer: answer, headers: headers, stream: stream, templates: templates)
     }
 
     private func model(of request: Request, answer: ExchangeAnswer) -> RequestModel {

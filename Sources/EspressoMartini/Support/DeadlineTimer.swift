@@ -17,6 +17,11 @@ public final class DeadlineTimer: Sendable {
 
     public init() {}
 
+    /// The timer's clock: a monotonic time in nanoseconds.
+    public static func now() -> UInt64 {
+        Monitor<Schedule>.now()
+    }
+
     /// Runs `action` on the timer's thread once `seconds` have passed. Any thread. The action must not
     /// block: the next ones wait for it.
     public func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) {

@@ -205,6 +205,12 @@ protocol RequestHandler: AnyObject, Sendable {
 /// `RequestHandler`, with suspend and resume allowed.
 final class HTTPDaemon: @unchecked Sendable {
     private let raw: OpaquePointer
+    /// What the C callbacks are given: the handler as it is called, so that no callback casts.
+    private final class Context {
+        let handler: any RequestHandler
+        init(_ handler: any RequestHandler) { self.handler = handler }
+    }
+    private let context: Context
 
     /// Starts on `socket` (taken over), with `threads` threads; `tlsCertificateCallback` (a GnuTLS
     /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
@@ -214,11 +220,11 @@ final class HTTPDaemon: @unchecked Sendable {
     ) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        // Unretained: the handler (the server) outlives its daemon.
-        let context = Unmanaged.passUnretained(handler as AnyObject).toOpaque()
+        // Unretained: the daemon keeps its context until it is stopped.
+        context = Context(handler)
         guard let raw = em_start_daemon(
             flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit),
-            Self.accessHandler, Self.completedHandler, Self.requestStartHandler, context, tlsCertificateCallback
+            Self.accessHandler, Self.completedHandler, Self.requestStartHandler, Unmanaged.passUnretained(context).toOpaque(), tlsCertificateCallback
         ) else { return nil }
         self.raw = raw
     }
@@ -240,10 +246,10 @@ final class HTTPDaemon: @unchecked Sendable {
     }
 
     private static func handler(_ cls: UnsafeMutableRawPointer) -> RequestHandler {
-        Unmanaged<AnyObject>.fromOpaque(cls).takeUnretainedValue() as! RequestHandler
+        Unmanaged<Context>.fromOpaque(cls).takeUnretainedValue().handler
     }
 
-    // The C callbacks, on libmicrohttpd's threads: `cls` is the handler, `con_cls` holds a retained
+    // The C callbacks, on libmicrohttpd's threads: `cls` is the context, `con_cls` holds a retained
     // `RequestState` per request, from the request line to the completion notice.
 
     private static let requestStartHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in

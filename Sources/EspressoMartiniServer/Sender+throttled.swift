@@ -24,16 +24,20 @@ extension Sender {
             } else {
                 guard let content = answer.response.content else { preconditionFailure("a prebuilt response without content") }
                 headers = content.effectiveHeaders(global: tree.globalHeaders)
-                if case .file(let name, let resolved, _) = content.body {
-                    let path = tree.exchangeTree.path(ofFile: name, at: resolved, in: answer.exchange)
-                    guard let file = tree.bytes(ofFileIn: slot, at: path) else {
-                        return send(.unreadable(path: path, answer), answering: request, state: state, on: connection)
+                var shared = tree.built.existing(slot, as: SharedBody.self)
+                if shared == nil {
+                    if case .file(let name, let resolved, _) = content.body {
+                        let path = tree.exchangeTree.path(ofFile: name, at: resolved, in: answer.exchange)
+                        guard let file = tree.bytes(ofFileIn: slot, at: path) else {
+                            return send(.unreadable(path: path, answer), answering: request, state: state, on: connection)
+                        }
+                        shared = tree.built.publish(SharedBody(file.buffer, owner: file.owner), in: slot)
+                    } else {
+                        let inline = HeapBytes(copying: content.body.inlineBytes)
+                        shared = tree.built.publish(SharedBody(inline.bytes, owner: inline), in: slot)
                     }
-                    (bytes, count) = (.memory(file.buffer, owner: file.owner), file.count)
-                } else {
-                    let inline = HeapBytes(copying: content.body.inlineBytes)
-                    (bytes, count) = (.memory(inline.bytes, owner: inline), inline.count)
                 }
+                (bytes, count) = (.memory(shared!.buffer, owner: shared!), shared!.buffer.count)
             }
         case .rendered(_, let made), .generated(let made):
             let copy = HeapBytes(copying: made.body)
@@ -52,5 +56,17 @@ extension Sender {
             return finished(decision, status: status, queued: false, answering: request, state: state)
         }
         return finished(decision, status: status, queued: connection.queue(response, status: status), answering: request, state: state)
+    }
+}
+
+/// A slowed response's body, the same for every request: what its slot in the tree holds, read once (a
+/// slot of a response sent slowly never holds a built response, as every request for it is slowed).
+private final class SharedBody: @unchecked Sendable {
+    let buffer: UnsafeRawBufferPointer
+    private let owner: AnyObject
+
+    init(_ buffer: UnsafeRawBufferPointer, owner: AnyObject) {
+        self.buffer = buffer
+        self.owner = owner
     }
 }

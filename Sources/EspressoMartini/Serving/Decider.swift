@@ -113,7 +113,7 @@ public final class Decider: Sendable {
         guard let step else { return .generated(sequenceOver(exchange, variant: choice.variant)) }
         let answer = ExchangeAnswer(tree: tree, exchangeIndex: index, position: responses.lowerBound + step, variant: choice.variant, call: call)
         let sending = tree.sendingPlan(answer.slot)
-        var decision: Decision
+        let decision: Decision
         switch sending.kind {
         case .prebuilt, .fromDisk:
             decision = .prebuilt(answer)
@@ -130,12 +130,19 @@ public final class Decider: Sendable {
         case .stream:
             decision = .stream(streaming(answer, model: choice.model, request: request))
         }
-        var delay = sending.hasOwnDelay ? answer.response.delay!.seconds : tree.globalDelay
-        if sending.isSlowed, let network = tree.network(answer.slot) {
-            if let rate = network.bytesPerSecond, sending.kind != .fault { decision = .throttled(bytesPerSecond: rate, decision) }
-            delay += network.latency
-        }
+        let delay = sending.hasOwnDelay ? answer.response.delay!.seconds : tree.globalDelay
+        if sending.isSlowed { return slowed(decision, delay: delay, answer: answer, sending: sending) }
         return delay > 0 ? .delayed(seconds: delay, decision) : decision
+    }
+
+    /// `decision` on a slow network: its body no faster than the bandwidth (a fault breaks at full speed),
+    /// after the latency on top of `delay`.
+    private func slowed(_ decision: Decision, delay: Double, answer: ExchangeAnswer, sending: SendingPlan) -> Decision {
+        guard let network = answer.tree.network(answer.slot) else { return delay > 0 ? .delayed(seconds: delay, decision) : decision }
+        var slowed = decision
+        if let rate = network.bytesPerSecond, sending.kind != .fault { slowed = .throttled(bytesPerSecond: rate, decision) }
+        let wait = delay + network.latency
+        return wait > 0 ? .delayed(seconds: wait, slowed) : slowed
     }
 
     /// A stream decided for one request: its headers (rendered, for a template), and what its chunks'

@@ -1,6 +1,7 @@
 /// A `"stream"` response decided for one request: its status and headers (rendered, with `"template":
-/// true`), and its chunks, which render when they are sent against what the request's templates see.
-public struct StreamAnswer: Sendable {
+/// true`), and its chunks, which render when they are sent against what the request's templates see. A
+/// class, so that every `Decision` stays as small as it was without streams.
+public final class StreamAnswer: Sendable {
     public let answer: ExchangeAnswer
     /// In sending order, the global headers included.
     public let headers: [HTTPHeader]

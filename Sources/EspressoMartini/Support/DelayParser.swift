@@ -51,8 +51,15 @@ enum DelayParser {
             let memberPath = path + [member.key]
             guard keys.contains(member.key) else {
                 let takes = lognormal ? "'median', 'sigma' and 'max'" : "'min' and 'max'"
-                var message = "unknown key '\(member.key)' in \(lognormal ? "a lognormal delay" : "a delay range"); it takes \(takes)"
-                if let closest = Suggestion.closest(to: member.key, among: keys.filter { $0 != "distribution" }) { message += "; did you mean '\(closest)'?" }
+                var message: String
+                if (lognormal ? uniformKeys : lognormalKeys).contains(member.key) {
+                    message = lognormal
+                        ? "'\(member.key)' belongs to a delay range; a lognormal delay takes \(takes)"
+                        : "'\(member.key)' belongs to a lognormal delay; a delay range takes \(takes) (add \"distribution\": \"lognormal\" for a lognormal one)"
+                } else {
+                    message = "unknown key '\(member.key)' in \(lognormal ? "a lognormal delay" : "a delay range"); it takes \(takes)"
+                    if let closest = Suggestion.closest(to: member.key, among: keys.filter { $0 != "distribution" }) { message += "; did you mean '\(closest)'?" }
+                }
                 diagnostics.error(file, map.key(memberPath), message)
                 continue
             }

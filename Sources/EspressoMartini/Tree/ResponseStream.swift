@@ -1,7 +1,8 @@
 /// A `"stream"` response's body (doc/streams-and-networks.md): chunks sent one after another on one
 /// connection, each after its own delay, framed as Server-Sent Events (`text/event-stream`) or sent raw
-/// (NDJSON, text); with `stream_repeat`, from the first again after the last until the client goes.
-public struct ResponseStream: Sendable, Equatable {
+/// (NDJSON, text); with `stream_repeat`, from the first again after the last until the client goes. A
+/// class, so that every configured response stays as small as it was without streams.
+public final class ResponseStream: Sendable, Equatable {
     public enum Framing: Sendable, Equatable {
         case serverSentEvents
         case raw
@@ -22,6 +23,11 @@ public struct ResponseStream: Sendable, Equatable {
         self.repeats = repeats
         self.derivedContentType = derivedContentType
         self.configured = configured
+    }
+
+    public static func == (a: ResponseStream, b: ResponseStream) -> Bool {
+        a.framing == b.framing && a.chunks == b.chunks && a.repeats == b.repeats && a.derivedContentType == b.derivedContentType
+            && a.configured == b.configured
     }
 
     public static let eventStream = "text/event-stream"

@@ -56,7 +56,7 @@ extension Explanation {
         guard let network else { return .null }
         return .object([
             JSONMember(key: "profile", value: network.profile.map { .string($0.rawValue) } ?? .null),
-            JSONMember(key: "bytes_per_second", value: network.bytesPerSecond.map { .real($0) } ?? .null),
+            JSONMember(key: "bytes_per_second", value: network.bytesPerSecond.map { $0 == $0.rounded() && $0 < 1e15 ? .integer(Int64($0)) : .real($0) } ?? .null),
             JSONMember(key: "latency", value: .real(network.latency)),
         ])
     }

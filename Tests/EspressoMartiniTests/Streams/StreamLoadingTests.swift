@@ -124,7 +124,7 @@ import Testing
         #expect(Bandwidth(parsing: text)?.bytesPerSecond == bytesPerSecond)
     }
 
-    @Test(arguments: ["fast", "", "kbit", "0kbit", "-1KB", "10 kb", "10Kb", "1e3KB", "12 KB/m"])
+    @Test(arguments: ["fast", "", "kbit", "0kbit", "-1KB", "10 kb", "10Kb", "1e3KB", "12 KB/m", ".5mbit", "1.2.3KB"])
     func notBandwidths(_ text: String) {
         #expect(Bandwidth(parsing: text) == nil)
     }

@@ -89,9 +89,10 @@ class ArrivingBody: BodySource, @unchecked Sendable {
     /// (it stands, so a body asks for its earliest wake first).
     final func wake(after seconds: Double, on timer: DeadlineTimer) {
         guard !timedWake.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        timer.schedule(after: seconds) { [self] in
-            timedWake.store(false, ordering: .releasing)
-            wake()
+        // Weak: a body its client has left need not stay until its next bytes would have been due.
+        timer.schedule(after: seconds) { [weak self] in
+            self?.timedWake.store(false, ordering: .releasing)
+            self?.wake()
         }
     }
 

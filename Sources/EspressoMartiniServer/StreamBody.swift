@@ -23,7 +23,7 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
         self.answer = answer
         self.timer = timer
         throttle = bytesPerSecond.map(Throttle.init)
-        due = start + Self.nanoseconds(answer.stream.chunks[0].delay.seconds)
+        due = start + DeadlineTimer.nanoseconds(answer.stream.chunks[0].delay.seconds)
         super.init(connection: connection, hangUps: hangUps, onClose: onClose)
     }
 
@@ -45,7 +45,8 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
             written = 0
             next += 1
             if next < chunks.count || answer.stream.repeats {
-                due += Self.nanoseconds(chunks[next % chunks.count].delay.seconds)
+                let (later, overflow) = due.addingReportingOverflow(DeadlineTimer.nanoseconds(chunks[next % chunks.count].delay.seconds))
+                due = overflow ? .max : later
             }
             now = DeadlineTimer.now()
         }
@@ -62,9 +63,5 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
         pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
         written += count
         return .bytes(count)
-    }
-
-    private static func nanoseconds(_ seconds: Double) -> UInt64 {
-        UInt64(max(0, seconds) * 1_000_000_000)
     }
 }

@@ -10,7 +10,7 @@ extension HardeningTests {
         static let exchanges: [String: TreeEntry] = [
             "events/GET/configuration.json": .text(#"{"stream": ["# + (0..<5).map { #"{"delay": 0.2, "id": "\#($0)", "data": {"n": \#($0)}}"# }.joined(separator: ", ") + "]}"),
             "download/GET/configuration.json": #"{"response_file": "blob.bin", "bandwidth": "16KB"}"#,
-            "download/GET/blob.bin": .bytes(TestBytes.pseudoRandom(count: 24 * 1024, seed: 5)),
+            "download/GET/blob.bin": .bytes(TestBytes.pseudoRandom(count: 16 * 1024, seed: 5)),
             "hello/GET/configuration.json": #"{"body": "hello"}"#,
             "warm/GET/configuration.json": #"{"stream": [{"data": "w"}, {"delay": 0.01, "data": "w"}]}"#,
         ]
@@ -49,13 +49,13 @@ extension HardeningTests {
             for response in streams.responses {
                 let events = response.chunks.map { String(decoding: $0.bytes, as: UTF8.self) }
                 #expect(events == (0..<5).map { "id: \($0)\ndata: {\"n\":\($0)}\n\n" })
-                guard let start = response.headersAt, response.chunks.count == 5 else { continue }
-                // The schedule starts when the headers are queued, which the client sees a little later:
-                // each event at least 180 ms after the previous one's due time counts the spacing.
-                for (index, chunk) in response.chunks.enumerated() where index > 0 {
-                    #expect(chunk.at - response.chunks[0].at >= .milliseconds(200 * index - 20), "event \(index) early: \(response.chunks.map(\.at))")
+                guard response.chunks.count == 5 else { continue }
+                // Times count from the request's sending, before the stream's schedule starts: an event can
+                // come late on a loaded machine, never before its delays have passed.
+                for (index, chunk) in response.chunks.enumerated() {
+                    #expect(chunk.at >= .milliseconds(200 * (index + 1)), "event \(index) early: \(response.chunks.map(\.at))")
                 }
-                #expect(response.chunks[4].at - start < .seconds(5), "the last event after \(response.chunks[4].at - start)")
+                #expect(response.chunks[4].at < .seconds(6), "the last event after \(response.chunks[4].at)")
             }
             #expect(others.count >= 2 && others.allSatisfy { $0.response?.text == "hello" }, "other requests answered while the streams ran")
             #expect(others.map(\.elapsed).max() ?? .zero < .seconds(2), "\(others.map(\.elapsed))")
@@ -83,10 +83,10 @@ extension HardeningTests {
                 return (done, threads)
             }
             #expect(read)
-            let expected = TestBytes.pseudoRandom(count: 24 * 1024, seed: 5)
+            let expected = TestBytes.pseudoRandom(count: 16 * 1024, seed: 5)
             #expect(downloads.responses.allSatisfy { $0.body == expected })
             let times = downloads.responses.map { SlowNetworkTests.seconds($0.bodyCompleteAt) }
-            #expect(times.min() ?? 0 >= 1.35, "24 KiB at 16 KiB/s each, the first 819 bytes at once: 1.45 s; fastest \(times.min() ?? 0) s")
+            #expect(times.min() ?? 0 >= 0.9, "16 KiB at 16 KiB/s each, the first 819 bytes at once: 0.95 s; fastest \(times.min() ?? 0) s")
             let most = threads.max() ?? .max
             #expect(most <= idle + Self.allowance, "threads: \(idle) idle, up to \(most) with 200 downloads (\(threads))")
         }

@@ -69,4 +69,20 @@ import Testing
         #expect(fixture.service.tree.built.isBuilt(0), "the bytes, once")
         #expect(first.first?.response.headers == [HTTPHeader(name: "Content-Type", value: "text/plain; charset=utf-8")])
     }
+
+    /// A script's answer on a slow link is paced once the script has run, like any answer.
+    @Test func aScriptsAnswerIsPacedToo() {
+        let script = ResponseScript(source: "", file: "s.js", inlinePosition: nil, route: "/s", methodFolderRealPath: "/nonexistent", rootRealPath: "/nonexistent")
+        let slow = NetworkCondition(bandwidth: Bandwidth(bytesPerSecond: 10))
+        let fixture = ServerFixture([(.get, "/s", [ConfiguredResponse(.script(script), network: slow)])])
+        guard case .throttled(10, .script) = fixture.decider.decide(Request(method: "GET", path: "/s"), tree: fixture.service.tree) else {
+            Issue.record("a slowed script is decided as a throttled script")
+            return
+        }
+        let (connection, handled) = fixture.request("GET", "/s")
+        #expect(handled)
+        #expect(connection.suspensions == 1 && connection.resumptions == 1, "suspended while the script ran")
+        #expect(connection.queued.map(\.status) == [418])
+        #expect(connection.queued.first?.response.headers.isEmpty == true, "the script's own headers: none")
+    }
 }

@@ -29,7 +29,8 @@ differs from hello and a check can tell which variant answered. Then
 filler exchanges up to N: GET/POST/PUT/DELETE on paths 3 to 6 segments deep, every 7th path behind a
 `*` or `{id}` folder and a few ending in `**`. OUT/configuration.json (log_level ERROR) and
 OUT/configuration-info.json (log_level INFO) are the server configurations; the port is given on the
-command line.
+command line. With --plain, the tree has none of the variant, template and script probes: only keys every
+version of espressomartini reads, for `make bench BASELINE=REF`.
 """
 import argparse
 import json
@@ -120,6 +121,8 @@ def main():
     parser.add_argument("--exchanges", type=int, required=True, help="total number of exchanges (at least 7)")
     parser.add_argument("--out", required=True, help="the folder to (re)create")
     parser.add_argument("--blob", required=True, help="the 1 MiB file served by GET /api/v1/big (written if missing)")
+    parser.add_argument("--plain", action="store_true",
+                        help="no variants, templates or scripts: a tree any version can load (the baseline comparison)")
     args = parser.parse_args()
 
     out = os.path.abspath(args.out)
@@ -148,6 +151,22 @@ def main():
         os.link(args.blob, os.path.join(big, "payload.bin"))
     except OSError:
         shutil.copyfile(args.blob, os.path.join(big, "payload.bin"))
+    count = len(probes) + 1
+    if not args.plain:
+        count += decision_probes(root, out)
+
+    index = 0
+    while count < args.exchanges:
+        group, method = divmod(index, len(METHODS))
+        exchange(root, filler_route(group), METHODS[method], json_text(dict(BODY, id=1000 + index)),
+                 status=201 if METHODS[method] == "POST" else 200)
+        count += 1
+        index += 1
+    print(json.dumps({"tree": out, "exchanges": count}))
+
+
+def decision_probes(root, out):
+    """The probes of variants, templates and scripts; returns how many exchanges they are."""
     # Decision probes: the variant that answers is the last of four (matched on a header and a query
     # parameter), or the one whose JSON Pointer condition holds on a 1 KiB body.
     variants_exchange(root, "api/v1/variants", "GET", [
@@ -184,16 +203,7 @@ def main():
 """)
     write(os.path.join(out, "order-2k.json"), large)
     write(os.path.join(out, "scripted-order.json"), answer)
-    count = len(probes) + 6
-
-    index = 0
-    while count < args.exchanges:
-        group, method = divmod(index, len(METHODS))
-        exchange(root, filler_route(group), METHODS[method], json_text(dict(BODY, id=1000 + index)),
-                 status=201 if METHODS[method] == "POST" else 200)
-        count += 1
-        index += 1
-    print(json.dumps({"tree": out, "exchanges": count}))
+    return 5
 
 
 if __name__ == "__main__":

@@ -90,6 +90,8 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         guard let daemon else { return }
         if let listener = daemon.quiesce() { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
+        // Script calls not yet started are answered 503 now; running ones finish within their timeout.
+        sender.scripts.stop()
         sender.endArrivingBodies(endlessOnly: true)
         waitUntilDrained(for: grace)
         sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))

@@ -20,9 +20,9 @@ extension Sender {
         suspended.connection.resume()
     }
 
-    /// Ends every delay and every body still arriving now, and answers script calls not yet started
-    /// (shut-down: libmicrohttpd must not stop with suspended connections); waits, up to `scriptLimit`, for
-    /// the running script calls to end.
+    /// Ends every delay and every body still arriving now (shut-down: libmicrohttpd must not stop with
+    /// suspended connections); waits, up to `scriptLimit`, for the running script calls to end (the engine,
+    /// stopped, starts no more).
     func resumeAll(scriptLimit: Duration) {
         endArrivingBodies(endlessOnly: false)
         scripts.stop()

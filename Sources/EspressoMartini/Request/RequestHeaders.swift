@@ -75,7 +75,9 @@ public struct RequestHeaders: Sendable {
         }
     }
 
-    /// Appends one header as `name NUL value NUL`.
+    /// Appends one header as `name NUL value NUL`. Inlinable, so that a server's call is specialised for
+    /// its bytes (unspecialised, each append looked up generic metadata at run time).
+    @inlinable
     public static func pack(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, into packed: inout [UInt8]) {
         packed.append(contentsOf: name)
         packed.append(0)

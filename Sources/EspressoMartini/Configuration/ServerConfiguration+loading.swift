@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "journal_size", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "journal_size", "bandwidth", "network", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -115,6 +115,8 @@ extension ServerConfiguration {
                     continue
                 }
                 configuration.scriptTimeout = seconds
+            case "bandwidth", "network":
+                continue  // read below
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":
@@ -123,6 +125,7 @@ extension ServerConfiguration {
                 diagnostics.warning(file, map.key(path), Suggestion.unknownKeyMessage(member.key, known: knownKeys))
             }
         }
+        configuration.network = NetworkParser.parse(members, at: [], file: file, map: map, into: &diagnostics)
         return (configuration, diagnostics)
     }
 

@@ -94,6 +94,13 @@ def against_target(x, target):
     return "%s (target ≥ %.2f%s)" % (times(x), target, verdict)
 
 
+def below(server, metric, fmt, limit, shown_limit):
+    """a figure's spread beside the most it may be"""
+    xs = list(values[(server, metric)].values())
+    verdict = "" if not xs else ", met" if median(xs) < limit else ", **missed**"
+    return "%s (target < %s%s)" % (spread(server, metric, fmt), shown_limit, verdict)
+
+
 def warning(server, probe):
     """failed rounds and wrk errors, to append to a cell"""
     notes = []
@@ -144,6 +151,8 @@ def recording_cell():
 
 mib = lambda kib: "%.1f MiB" % (kib / 1024)
 startup = lambda s: "%.1f ms" % (s * 1000)
+seconds = lambda s: "%.2f s" % s
+ms_value = lambda x: "%.1f ms" % x
 
 def logged():
     """the access-log lines written during the INFO load per request wrk counted (the extra one is the
@@ -234,11 +243,106 @@ rows += [
      times(value_ratio("em-10000", "ceiling", "rss_after_kib"))),
     ("Resident memory after the script loads (trivial and 2 KiB JSON scripts, 64 connections), 10-exchange tree "
      "(target ≤ 64 MiB)", "—", spread("em-10", "rss_after_scripts_kib", mib), "—"),
+    ("`import openapi`: a generated description of 1000 operations (4.6 MB of YAML, 200 schemas with $refs, "
+     "allOf, oneOf and nesting), into a new folder: wall time", "—",
+     below("import-openapi-1000", "wall_s", seconds, 2, "2 s"), "—"),
+    ("… peak resident memory (VmHWM) of the import", "—",
+     below("import-openapi-1000", "maxrss_kib", mib, 256 * 1024, "256 MiB"), "—"),
+    ("`import openapi`: the OpenAPI Initiative's petstore (3 operations): wall time", "—",
+     below("import-petstore", "wall_s", startup, 0.05, "50 ms"), "—"),
     ("Resident memory after all the loads (JSON, routes, 1 MiB file), 10-exchange tree",
      spread("ceiling-file", "rss_after_file_kib", mib), spread("em-10", "rss_after_file_kib", mib),
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
     ("Resident memory of `record` after its loads", "—", spread("em-record", "rss_after_kib", mib), "—"),
 ]
+
+def entry_bytes():
+    """resident memory of the full journal's server minus that of the one-entry server, per entry"""
+    shares = [(values[("em-journal", "rss_journal_full_kib")][n] - values[("em-journal-1", "rss_journal_one_kib")][n]) * 1024 / 100000
+              for n in values[("em-journal", "rss_journal_full_kib")] if n in values[("em-journal-1", "rss_journal_one_kib")]]
+    return "—" if not shares else "%.0f bytes" % median(shares)
+
+
+rows += [
+    ("Counting requests (`POST requests/count`) with a JSON Pointer condition over a full journal of 100 000 POSTed "
+     "256-byte JSON orders, every one matching: time of the call", "—",
+     below("em-journal", "count_ms", ms_value, 50, "50 ms"), "—"),
+    ("… the same over 1 KiB orders", "—", spread("em-journal", "count_1k_ms", ms_value), "—"),
+    ("Memory per journal entry (a POSTed 256-byte order with wrk's headers): resident memory with a journal of "
+     "100 000 vs of 1, after the same requests", "—", entry_bytes(), "—"),
+]
+
+def stream_value(metric):
+    """the median over the rounds of one of em-streams' figures"""
+    return median(values[("em-streams", metric)].values())
+
+
+def verdict(met):
+    return "" if met is None else "met" if met else "**missed**"
+
+
+def streams_rows():
+    """doc/streams-and-networks.md: em-streams alone on the machine, figures from bench/slow_clients.c"""
+    if not any(server == "em-streams" for server, _ in values) and not any(server == "em-streams" for server, _ in failures):
+        return []
+    f = stream_value
+    late = [f("events_late_p50_ms"), f("events_late_p99_ms"), f("events_late_max_ms")]
+    shown = lambda x, fmt="%.1f": "—" if x is None else fmt % x
+    threads = (f("events_threads_idle"), f("events_threads_max"))
+    memory = (f("events_rss_idle_kib"), f("events_rss_max_kib"))
+    events = (f("events_events"), f("events_expected"))
+    slow = f("slow_seconds_max")
+    many = (f("downloads_seconds_min"), f("downloads_seconds_p50"), f("downloads_seconds_max"))
+    many_threads = (f("downloads_threads_idle"), f("downloads_threads_max"))
+    note = warning("em-streams", "events") + warning("em-streams", "slow") + warning("em-streams", "downloads")
+    missing = lambda *xs: any(x is None for x in xs)
+    return [
+        ("1000 Server-Sent Events streams at once, 10 events 100 ms apart: how late the events come, p50 / p99 / max, ms "
+         "(target p99 ≤ 20 ms)", "—", " / ".join(shown(x) for x in late) + note,
+         verdict(None if late[1] is None else late[1] <= 20)),
+        ("… every event arrived: events / expected", "—", "%s / %s" % (count(events[0]), count(events[1])),
+         verdict(None if missing(*events) else events[0] == events[1])),
+        ("… the streams' first byte (headers) after the request, p50 / p99, ms", "—",
+         "%s / %s" % (shown(f("events_first_byte_p50_ms")), shown(f("events_first_byte_p99_ms"))), "—"),
+        ("… server threads, idle / with 1000 streams open (target ≤ idle + 8)", "—", "%s / %s" % (count(threads[0]), count(threads[1])),
+         verdict(None if missing(*threads) else threads[1] <= threads[0] + 8)),
+        ("… resident memory, idle / with 1000 streams open (target + < 64 MiB)", "—",
+         "%s / %s" % tuple("—" if x is None else mib(x) for x in memory),
+         verdict(None if missing(*memory) else memory[1] - memory[0] < 64 * 1024)),
+        ("… the small JSON asked meanwhile on one connection: requests, p99 ms", "—",
+         "%s, %s" % (count(f("events_probe_requests")), shown(f("events_probe_p99_ms"), "%.2f")),
+         verdict(None if f("events_probe_requests") is None else f("events_probe_requests") > 0 and f("events_probe_errors") == 0)),
+        ("1 MiB file at `\"bandwidth\": \"100KB\"` (100 KiB/s; 10.24 s by arithmetic): seconds (target 10 s ± 5 %)", "—",
+         shown(slow, "%.2f"), verdict(None if slow is None else 9.5 <= slow <= 10.5)),
+        ("500 downloads at once of 256 KiB at 64 KiB/s (4 s each): seconds, fastest / median / slowest", "—",
+         " / ".join(shown(x, "%.2f") for x in many), verdict(None if missing(*many) else many[0] >= 3.8 and many[2] <= 4.2 * 1.05)),
+        ("… server threads, idle / with 500 downloads (target ≤ idle + 8)", "—", "%s / %s" % (count(many_threads[0]), count(many_threads[1])),
+         verdict(None if missing(*many_threads) else many_threads[1] <= many_threads[0] + 8)),
+    ]
+
+
+rows += streams_rows()
+
+if meta.get("baseline"):
+    def fraction(x):
+        return "—" if x is None else "%+.1f%%" % (100 * (x - 1))
+    rows += [
+        ("This build vs the baseline %s, small JSON, 10 000-exchange tree without part-two keys: req/s" % meta["baseline"],
+         "—", "%s vs %s" % (cell("em-plain", "plain", "rps"), cell("em-baseline", "plain", "rps")),
+         "%s (%s)" % (times(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "rps")),
+                      fraction(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "rps")))),
+        ("… server CPU per request, µs, this build vs the baseline", "—",
+         "%s vs %s" % (cell("em-plain", "plain", "cpu_us", lambda x: "—" if x is None else "%.2f" % x),
+                       cell("em-baseline", "plain", "cpu_us", lambda x: "—" if x is None else "%.2f" % x)),
+         "%s (%s; target within +3%%)" % (times(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "cpu_us")),
+                                          fraction(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "cpu_us")))),
+        ("… resident memory idle after start-up, this build vs the baseline (target ≤ 16 MiB)", "—",
+         "%s vs %s" % (spread("em-plain", "rss_idle_kib", mib), spread("em-baseline", "rss_idle_kib", mib)),
+         times(value_ratio("em-plain", "em-baseline", "rss_idle_kib"))),
+        ("… start-up to the first 200, this build vs the baseline", "—",
+         "%s vs %s" % (spread("em-plain", "startup_s", startup), spread("em-baseline", "startup_s", startup)),
+         times(value_ratio("em-plain", "em-baseline", "startup_s"))),
+    ]
 
 out = ["# espressomartini benchmark — %s" % meta.get("date", "?"), ""]
 out.append("- Machine: %s; load average %s." % (meta.get("machine", "?"), meta.get("load", "?")))
@@ -265,10 +369,14 @@ out.append("## Raw numbers")
 out.append("")
 out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
-           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `upstream` (bench/ceiling.c, the proxies' "
+           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
+           "(journal_size 100000 / 1), `em-streams` (the stream tree, alone), `import-openapi-1000` and `import-petstore` "
+           "(`espressomartini import openapi`, the median of three runs), `upstream` (bench/ceiling.c, the proxies' "
            "target), `em-proxy` (`--proxy` to it), `em-record` (`record --target` it)%s." % (
                ", `nginx` / `nginx-tls` / `nginx-proxy` (%s; the 1 MiB file / hello over HTTPS / proxy_pass to the upstream)"
-               % meta["nginx"] if meta.get("nginx") else ""))
+               % meta["nginx"] if meta.get("nginx") else "")
+           + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "
+              "part-two keys." % meta["baseline"] if meta.get("baseline") else ""))
 out.append("")
 out.append("One row per round and server: its slices of the comparison taken together (every slice is in the .jsonl file).")
 out.append("")
@@ -280,6 +388,7 @@ paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/
          "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)",
          "sessions": "/api/v1/hello + X-Espressomartini-Session (1000 in rotation)",
          "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello",
+         "plain": "/api/v1/hello (tree without part-two keys)",
          "proxied": "/api/v1/proxied/hello (forwarded)", "distinct": "/api/v1/proxied/NEW (forwarded, each path new)",
          "recorded": "/api/v1/recorded/NEW (recorded, each path new)"}
 order = list(paths)
@@ -295,7 +404,11 @@ out.append("| round | server | measurement | value |")
 out.append("|---:|---|---|---:|")
 for (server, metric), by_round in sorted(values.items()):
     for n, v in sorted(by_round.items()):
-        shown = startup(v) if metric == "startup_s" else count(v) if metric == "access_log_lines" else mib(v)
+        if server == "em-streams":
+            shown = mib(v) if metric.endswith("_kib") else "%.3f" % v if isinstance(v, float) else count(v)
+        else:
+            shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
+                     else ms_value(v) if metric.endswith("_ms") else mib(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
 for (server, n), ds in sorted(drains.items()):
     for d in ds:

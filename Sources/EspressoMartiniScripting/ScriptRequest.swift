@@ -1,4 +1,5 @@
 import EspressoMartini
+import EspressoMartiniYAML
 
 /// The request as the prelude reads it, as JSON text (doc/scripts.md's wrapper is built from it in the
 /// engine): the parts every template sees too (`RequestModel.part`) but the body, which goes to the engine

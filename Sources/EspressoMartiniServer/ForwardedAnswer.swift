@@ -1,3 +1,5 @@
+import EspressoMartini
+
 /// The body of a target's answer on its way to the client: bytes arrive from the HTTP client's thread,
 /// libmicrohttpd takes them on the connection's thread. At most `highWater` bytes wait here: beyond, the
 /// transfer pauses its receiving until the client has taken them down to `lowWater` (then `onDrained`),
@@ -10,77 +12,91 @@ final class ForwardedAnswer: ArrivingBody, @unchecked Sendable {
     static let highWater = 1 << 20
     static let lowWater = 256 << 10
 
-    // Behind the lock of `ArrivingBody`.
-    private var queue = ByteQueue()
-    private var ended = false
-    private var broken = false
-    private var holdsBackEnd = false
-    private var knownSize: UInt64?
-    private var paused = false
-    /// Called (under the lock) when a paused transfer may receive again; set before the answer is queued.
+    private struct State {
+        var queue = ByteQueue()
+        var ended = false
+        var broken = false
+        var holdsBackEnd = false
+        var knownSize: UInt64?
+        var paused = false
+    }
+
+    private let state = Locked(State())
+    /// Called when a paused transfer may receive again; set before the answer is queued.
     var onDrained: (@Sendable () -> Void)?
 
     /// The body's length, as the target announced it (nil: unknown); `holdingBackEnd` keeps its end until
     /// `release`. Before any byte.
     func expect(size: UInt64?, holdingBackEnd: Bool) {
-        produce {
-            knownSize = size
-            holdsBackEnd = holdingBackEnd
+        state.withLock { state in
+            state.knownSize = size
+            state.holdsBackEnd = holdingBackEnd
         }
     }
 
     /// Takes `bytes` unless `highWater` bytes already wait (the transfer then pauses, and they come again).
     func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        produce {
-            guard queue.count < Self.highWater else {
-                paused = true
+        let taken = state.withLock { state in
+            guard state.queue.count < Self.highWater else {
+                state.paused = true
                 return false
             }
-            queue.append(bytes)
+            state.queue.append(bytes)
             return true
         }
+        if taken { wake() }
+        return taken
     }
 
     /// No more bytes come: the body is complete, or (`broken`) cut short.
     func finish(broken: Bool) {
-        produce {
-            ended = true
-            self.broken = broken
+        state.withLock { state in
+            state.ended = true
+            state.broken = broken
         }
+        wake()
     }
 
     /// Lets the end of the body go (the recording is written, or was not made).
     func release() {
-        produce { holdsBackEnd = false }
+        state.withLock { $0.holdsBackEnd = false }
+        wake()
     }
 
     /// The whole body, taken out, when it has all arrived, is not held back and has at most `limit` bytes (to be
     /// sent in one piece); nil otherwise.
     func takeWholeBody(limit: Int) -> [UInt8]? {
-        inspect { () -> [UInt8]? in
-            guard ended, !broken, !holdsBackEnd, queue.count <= limit else { return nil }
-            var bytes = [UInt8](repeating: 0, count: queue.count)
-            _ = bytes.withUnsafeMutableBytes { queue.read(into: $0) }
+        state.withLock { state -> [UInt8]? in
+            guard state.ended, !state.broken, !state.holdsBackEnd, state.queue.count <= limit else { return nil }
+            var bytes = [UInt8](repeating: 0, count: state.queue.count)
+            _ = bytes.withUnsafeMutableBytes { state.queue.read(into: $0) }
             return bytes
         }
     }
 
     /// Whether the transfer waits for the client to take bytes (no time limit runs on the target then).
     var waitsForClient: Bool {
-        inspect { paused }
+        state.withLock { $0.paused }
     }
 
-    override func readReady(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead? {
-        var limit = Int.max
-        if holdsBackEnd, let knownSize { limit = Int(clamping: knownSize > position + 1 ? knownSize - position - 1 : 0) }
-        let count = queue.read(into: buffer, limit: limit)
-        if paused, queue.count <= Self.lowWater {
-            paused = false
-            onDrained?()
+    override func produce(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead? {
+        var drained = false
+        let read = state.withLock { state -> BodyRead? in
+            var limit = Int.max
+            if state.holdsBackEnd, let knownSize = state.knownSize {
+                limit = Int(clamping: knownSize > position + 1 ? knownSize - position - 1 : 0)
+            }
+            let count = state.queue.read(into: buffer, limit: limit)
+            if state.paused, state.queue.count <= Self.lowWater {
+                state.paused = false
+                drained = true
+            }
+            if count > 0 { return .bytes(count) }
+            if state.broken { return .broken }
+            if state.ended, !state.holdsBackEnd { return .endOfBody }
+            return nil
         }
-        if count > 0 { return .bytes(count) }
-        if broken { return .broken }
-        if ended, !holdsBackEnd { return .endOfBody }
-        return nil
+        if drained { onDrained?() }
+        return read
     }
 }

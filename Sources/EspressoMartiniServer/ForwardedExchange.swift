@@ -74,8 +74,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     private var pendingHead: UpstreamHead?
 
     init(
-        transfer: HTTPClientTransfer, decision: Decision, request: Request, connection: any RequestConnection, forwarder: Forwarder,
-        recording: RecordedRequest?
+        transfer: HTTPClientTransfer, decision: Decision, request: Request, connection: any RequestConnection, hangUps: HangUpWatcher?,
+        forwarder: Forwarder, recording: RecordedRequest?
     ) {
         self.transfer = transfer
         self.decision = decision
@@ -84,7 +84,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         self.forwarder = forwarder
         recordedRequest = Locked(recording)
         isHead = request.method == "HEAD"
-        answer = ForwardedAnswer(connection: connection)
+        answer = ForwardedAnswer(connection: connection, hangUps: hangUps)
         answer.onDrained = { [unowned forwarder, weak self] in
             if let self { forwarder.unpause(self) }
         }

@@ -49,10 +49,12 @@ final class Forwarder: @unchecked Sendable {
     }
 
     /// Starts forwarding `request` (`rawTarget` its path and query as the request line had them), decided by
-    /// `decision`, answering on `connection`; its body, if it has one (`body`), comes through the exchange's
-    /// `push`. Nil when no transfer can be made.
+    /// `decision`, answering on `connection` (`hangUps` ends its answer at once when the client leaves while it
+    /// waits for bytes); its body, if it has one (`body`), comes through the exchange's `push`. Nil when no
+    /// transfer can be made.
     func forward(
-        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, client: ClientAddress?, on connection: any RequestConnection
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, client: ClientAddress?, on connection: any RequestConnection,
+        hangUps: HangUpWatcher?
     ) -> ForwardedExchange? {
         guard let transfer = spareTransfers.withLock({ $0.popLast() }) ?? HTTPClientTransfer() else { return nil }
         let headers = request.headers.all
@@ -67,7 +69,7 @@ final class Forwarder: @unchecked Sendable {
             }
         }
         let exchange = ForwardedExchange(
-            transfer: transfer, decision: decision, request: request, connection: connection, forwarder: self, recording: recorded
+            transfer: transfer, decision: decision, request: request, connection: connection, hangUps: hangUps, forwarder: self, recording: recorded
         )
         let upstream = UpstreamRequest(
             url: proxy.target.url(for: Self.originForm(rawTarget)), method: request.method, headerLines: headerLines(headers, client: client),

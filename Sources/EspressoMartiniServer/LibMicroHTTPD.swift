@@ -26,6 +26,11 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
         MHD_resume_connection(raw)
     }
 
+    /// The connection's socket, -1 when libmicrohttpd does not say.
+    var socket: Int32 {
+        em_connection_fd(raw)
+    }
+
     /// The value of the request header `name` (a C string with its NUL, compared without case), valid while
     /// the request lasts; nil without one.
     func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>? {
@@ -117,7 +122,8 @@ final class HTTPResponse: @unchecked Sendable {
     }
 
     /// A response whose body `source` produces as libmicrohttpd asks for it: `size` bytes announced (nil:
-    /// unknown, sent chunked), in blocks of at most `blockSize`.
+    /// unknown, sent chunked), in blocks of at most `blockSize`. The source's `closed()` runs once, when
+    /// libmicrohttpd is done with it (or at once when the response cannot be made).
     convenience init?(size: UInt64?, blockSize: Int, source: BodySource, headers: [HTTPHeader]) {
         let context = Unmanaged.passRetained(source)
         let made = MHD_create_response_from_callback(size ?? UInt64.max  /* MHD_SIZE_UNKNOWN */, blockSize, { context, position, buffer, room in
@@ -125,14 +131,20 @@ final class HTTPResponse: @unchecked Sendable {
             guard let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
             switch source.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: room)) {
             case .bytes(let count): return count
+            // Returning no bytes is allowed with the connection suspended: libmicrohttpd asks again once
+            // it is resumed (without the suspension it would spin).
+            case .suspended: return 0
             case .endOfBody: return MHD_CONTENT_READER_END_OF_STREAM
             case .broken: return MHD_CONTENT_READER_END_WITH_ERROR
-            case .suspended: return 0
             }
         }, context.toOpaque(), { context in
-            Unmanaged<BodySource>.fromOpaque(context!).release()
+            let source = Unmanaged<BodySource>.fromOpaque(context!).takeRetainedValue()
+            source.closed()
         })
-        if made == nil { context.release() }
+        if made == nil {
+            context.release()
+            source.closed()
+        }
         self.init(made, headers: headers)
     }
 
@@ -161,16 +173,16 @@ final class HTTPResponse: @unchecked Sendable {
 }
 
 /// What a callback response's body source gives for one call.
-enum BodyRead {
-    /// This many bytes were written.
+enum BodyRead: Equatable {
+    /// This many bytes were written (at least one).
     case bytes(Int)
+    /// Nothing yet: the source has suspended the connection, and will resume it when it has more
+    /// (`ArrivingBody`); libmicrohttpd then asks again.
+    case suspended
     /// The body is complete.
     case endOfBody
     /// The connection is closed now, the body cut short.
     case broken
-    /// Nothing yet: the source has suspended the connection, and resumes it when more is ready
-    /// (`ArrivingBody`).
-    case suspended
 }
 
 /// Produces a callback response's body (a truncated body, a stream), on the connection's thread.
@@ -179,6 +191,9 @@ class BodySource: @unchecked Sendable {
     func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
         .broken
     }
+
+    /// libmicrohttpd is done with the body: sent, cut short, or never sent. Once, on any thread.
+    func closed() {}
 }
 
 /// What the daemon calls, on its threads, for each request: `requestStarted` once the request line is
@@ -197,6 +212,14 @@ protocol RequestHandler: AnyObject, Sendable {
 /// `RequestHandler`, with suspend and resume allowed.
 final class HTTPDaemon: @unchecked Sendable {
     private let raw: OpaquePointer
+    /// What libmicrohttpd's callbacks are given as their context: a class of known type, so that a callback
+    /// reaches the handler without a dynamic cast (a cast to the protocol cost each call a conformance lookup).
+    private final class HandlerBox {
+        /// Not retained: the handler (the server) outlives its daemon.
+        unowned(unsafe) let handler: any RequestHandler
+        init(_ handler: any RequestHandler) { self.handler = handler }
+    }
+    private let box: HandlerBox
 
     /// Starts on `socket` (taken over), with `threads` threads; `tlsCertificateCallback` (a GnuTLS
     /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
@@ -206,8 +229,9 @@ final class HTTPDaemon: @unchecked Sendable {
     ) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        // Unretained: the handler (the server) outlives its daemon.
-        let context = Unmanaged.passUnretained(handler as AnyObject).toOpaque()
+        // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
+        box = HandlerBox(handler)
+        let context = Unmanaged.passUnretained(box).toOpaque()
         guard let raw = em_start_daemon(
             flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit),
             Self.accessHandler, Self.completedHandler, Self.requestStartHandler, context, tlsCertificateCallback
@@ -231,8 +255,8 @@ final class HTTPDaemon: @unchecked Sendable {
         MHD_is_feature_supported(.FEATURE_TLS) == .YES && MHD_is_feature_supported(.FEATURE_HTTPS_CERT_CALLBACK) == .YES
     }
 
-    private static func handler(_ cls: UnsafeMutableRawPointer) -> RequestHandler {
-        Unmanaged<AnyObject>.fromOpaque(cls).takeUnretainedValue() as! RequestHandler
+    private static func handler(_ cls: UnsafeMutableRawPointer) -> any RequestHandler {
+        Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue().handler
     }
 
     // The C callbacks, on libmicrohttpd's threads: `cls` is the handler, `con_cls` holds a retained

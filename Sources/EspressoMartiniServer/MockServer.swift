@@ -107,12 +107,16 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         return min(connections, max(16, Int(limit.rlim_cur) - 64))
     }
 
-    /// Stops accepting, lets requests in flight (delayed ones too) finish within `grace`, answers any
-    /// still waiting at once, then stops. Waits on completions, not on a timer. Call once, from one thread.
+    /// Stops accepting, ends the streams that repeat until their client goes, lets requests in flight
+    /// (delayed ones, streams and slowed bodies too) finish within `grace`, ends any still waiting at once,
+    /// then stops. Waits on completions, not on a timer. Call once, from one thread.
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
         if let listener = daemon.quiesce() { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
+        // Script calls not yet started are answered 503 now; running ones finish within their timeout.
+        sender.scripts.stop()
+        sender.endArrivingBodies(endlessOnly: true)
         waitUntilDrained(for: grace)
         sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))
         // Forwarded requests still waiting get a 503 or a cut answer; what was received whole is still
@@ -223,13 +227,15 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         return sender.send(decision, answering: request, state: state, on: connection)
     }
 
-    /// The request as the decider sees it, with the body kept when its exchange reads it.
+    /// The request as the decider sees it, with the body kept when its exchange reads it (or the admin API,
+    /// for `requests/count` and `requests/find`).
     private func makeRequest(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Request {
         let knownMethod = HTTPMethod(requestMethod: method)
+        let keepsBody = state.bodySize > 0 && (state.exchangeReadsBody || (journal != nil && Self.isAdminPath(url)))
         return Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
             rawQuery: state.query, headers: connection.headers,
-            body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize, session: state.session
+            body: keepsBody ? state.body : nil, bodySize: state.bodySize, session: state.session
         )
     }
 
@@ -279,6 +285,19 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
 
     private static let contentLength = Array("Content-Length".utf8CString)
     private static let transferEncoding = Array("Transfer-Encoding".utf8CString)
+
+    /// Whether `url` lies under the admin prefix, empty segments skipped as routing skips them: the admin
+    /// API reads the bodies of `requests/count` and `requests/find`, kept as the journal keeps any body.
+    /// Asked only of a request with a body its exchange does not read.
+    private static func isAdminPath(_ url: UnsafePointer<CChar>) -> Bool {
+        var start = url
+        while start.pointee == CChar(UInt8(ascii: "/")) { start += 1 }
+        let prefix = Decider.adminPrefix
+        let length = prefix.utf8CodeUnitCount
+        // strncmp stops at the URL's end, where memcmp could read past it.
+        guard strncmp(start, UnsafeRawPointer(prefix.utf8Start).assumingMemoryBound(to: CChar.self), length) == 0 else { return false }
+        return start[length] == 0 || start[length] == CChar(UInt8(ascii: "/"))
+    }
 
     /// Looks the session header up where the connection keeps the headers: a request without it pays this
     /// one lookup and nothing more.

@@ -15,7 +15,8 @@ extension Sender {
             body = !forwarding.hasBody ? .none : forwarding.announcedBodySize.map { .length($0) } ?? .chunked
         }
         guard let exchange = forwarder.forward(
-            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, client: connection.clientAddress, on: connection
+            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, client: connection.clientAddress, on: connection,
+            hangUps: hangUps
         ) else {
             return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "no HTTP client transfer can be made"), for: decision, answering: request, state: state, on: connection)
         }

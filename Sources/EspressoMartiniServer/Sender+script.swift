@@ -3,8 +3,9 @@ import EspressoMartini
 extension Sender {
     /// Suspends the connection while the script engine computes the answer on a thread of its own; the
     /// connection resumes with it in `state.suspended`, and libmicrohttpd then calls the access handler
-    /// again, which sends it. While the server stops, no script starts: `Decision.unavailable`.
-    func run(_ job: ScriptJob, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+    /// again, which sends it, no faster than `bytesPerSecond` when given. While the server stops, no script
+    /// starts: `Decision.unavailable`.
+    func run(_ job: ScriptJob, bytesPerSecond: Double? = nil, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
         if scripts.isStopping {
             return send(.unavailable(job.answer), answering: request, state: state, on: connection)
         }
@@ -13,7 +14,8 @@ extension Sender {
         runningScripts.add(1, ordering: .sequentiallyConsistent)
         connection.suspend()
         scripts.run(job) { [self] computed in
-            suspended.decision = .rendered(job.answer, computed)
+            let rendered = Decision.rendered(job.answer, computed)
+            suspended.decision = bytesPerSecond.map { .throttled(bytesPerSecond: $0, rendered) } ?? rendered
             connection.resume()
             runningScripts.subtract(1, ordering: .sequentiallyConsistent)
         }

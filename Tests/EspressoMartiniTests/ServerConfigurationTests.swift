@@ -29,6 +29,7 @@ import Testing
         #expect(configuration.sessionHeader == "X-Espressomartini-Session")
         #expect(configuration.maxSessions == 1000)
         #expect(configuration.scriptTimeout == 1)
+        #expect(configuration.journalSize == 1000)
     }
 
     @Test func theDefaultsWithoutAFile() {
@@ -53,6 +54,9 @@ import Testing
               "session_header": "X-Test-Run",
               "max_sessions": 20,
               "script_timeout": 0.25,
+              "journal_size": 250000,
+              "network": "3g",
+              "bandwidth": "1mbit",
               "environment": "staging"
             }
             """)
@@ -64,6 +68,7 @@ import Testing
         expected.logLevel = .debug
         expected.requestsFolder = "/srv/mocks"
         expected.scriptTimeout = 0.25
+        expected.journalSize = 250_000
         expected.headers = [
             HTTPHeader(name: "X-Env", value: "dev"), HTTPHeader(name: "Vary", value: "Accept"), HTTPHeader(name: "Vary", value: "Origin"),
         ]
@@ -71,6 +76,7 @@ import Testing
         expected.watch = false
         expected.sessionHeader = "X-Test-Run"
         expected.maxSessions = 20
+        expected.network = NetworkCondition(profile: .threeG, bandwidth: Bandwidth(bytesPerSecond: 125_000, spelling: "1mbit"))
         #expect(configuration == expected)
     }
 
@@ -186,6 +192,9 @@ import Testing
         ]),
         .init("max_sessions of 0", #"{"max_sessions": 0}"#, [":1:18: error: 'max_sessions' 0 is out of range; use 1 to 1000000"]),
         .init("max_sessions as a string", #"{"max_sessions": "10"}"#, [":1:18: error: 'max_sessions' must be an integer from 1 to 1000000, found a string"]),
+        .init("journal_size of 0", #"{"journal_size": 0}"#, [":1:18: error: 'journal_size' 0 is out of range; use 1 to 1000000"]),
+        .init("journal_size over a million", #"{"journal_size": 1000001}"#, [":1:18: error: 'journal_size' 1000001 is out of range; use 1 to 1000000"]),
+        .init("journal_size as a number", #"{"journal_size": 1e4}"#, [":1:18: error: 'journal_size' must be an integer from 1 to 1000000, found a number"]),
         .init("negative delay", #"{"delay": -1}"#, [":1:11: error: 'delay' must not be negative; use 0 or more seconds"]),
         .init("a delay range", #"{"delay": {"min": 1, "max": 2}}"#, [
             #":1:11: error: the global 'delay' is one number of seconds; a range {"min", "max"} is taken by a response's own 'delay' only"#,
@@ -202,6 +211,12 @@ import Testing
         .init("script_timeout as a string", #"{"script_timeout": "1"}"#, [":1:20: error: 'script_timeout' must be a number of seconds from 0.01 to 3600, found a string"]),
         .init("script_timeout 0", #"{"script_timeout": 0}"#, [":1:20: error: 'script_timeout' 0 is out of range; use 0.01 to 3600 seconds"]),
         .init("headers not an object", #"{"headers": "X-A: 1"}"#, [":1:13: error: 'headers' must be an object of header names to strings, found a string"]),
+        .init("a bandwidth that is no rate", #"{"bandwidth": "fast"}"#, [
+            #":1:15: error: 'bandwidth' "fast" is not a rate; give bytes per second (a number) or a string such as "56kbit", "1.5mbit" or "100KB" (kbit and mbit count 1000 bits, KB and MB 1024 bytes)"#,
+        ]),
+        .init("an unknown network", #"{"network": "edgy"}"#, [
+            #":1:13: error: 'network' must be one of "edge", "3g", "lte", "slow-wifi", "none", found "edgy"; did you mean 'edge'?"#,
+        ]),
         .init("not an object", "\n [1]", [":2:2: error: the server configuration must be a JSON object, found an array"]),
         .init("malformed JSON", "{\n  \"port\": 80\n  \"delay\": 1\n}", [":3:9: error: invalid JSON: '}' expected near '\"delay\"'"]),
         .init("duplicate key", #"{"port": 1, "port": 2}"#, [":1:18: error: invalid JSON: duplicate object key near '\"port\"'"]),

@@ -5,7 +5,7 @@ extension ProxyConfiguration {
     /// "ca_file": FILE, "headers": {…}, "record": B}`, with `ca_file` resolved against `folder`. Every
     /// problem is reported; nil when there was an error.
     static func parse(
-        _ value: JSONValue, at path: [String], file: String, folder: String, map: JSONSourceMap, into diagnostics: inout Diagnostics
+        _ value: JSONValue, at path: [String], file: String, folder: String, map: some JSONPositions, into diagnostics: inout Diagnostics
     ) -> ProxyConfiguration? {
         guard case .object(let members) = value else {
             diagnostics.error(file, map.value(path), "'proxy' must be an object such as {\"target\": \"https://api.example.com\"}, found \(value.kindName)")

@@ -17,6 +17,9 @@ public struct Explanation: Sendable {
     public let closest: [Exchange]
     /// Where the request would be forwarded (`"proxy"`), nil when the tree or the server answers it.
     public let forwardTarget: ProxyTarget?
+    /// The network the answer would go out on (the response's, its exchange's or the server's); nil at
+    /// full speed.
+    public let network: NetworkCondition?
 
     /// Explains `request` against `tree` with the counters of `request.session` (the default session's
     /// without), as `decider` plans it.
@@ -29,6 +32,11 @@ public struct Explanation: Sendable {
         variants = treePlan.map { Self.verdicts(of: $0, in: tree.exchangeTree, request: request, parser: decider.parser) } ?? []
         closest = if case .notFound = treePlan { tree.exchangeTree.closest(to: request.segments.segments, method: request.method) } else { [] }
         otherRoutes = treePlan.map { Self.otherRoutes(of: request, in: tree.exchangeTree, plan: $0) } ?? []
+        if case .exchange(let choice) = plan, let position = choice.position {
+            network = tree.network(tree.slot(exchangeAt: choice.exchange, position: position))
+        } else {
+            network = nil
+        }
     }
 
     /// What the tree itself would answer: the plan, or for a forwarded request its miss (nil when the tree

@@ -188,7 +188,7 @@ struct Run: Command {
         )
         // Everything the server uses, made here.
         let service = TreeService(tree: tree, configuration: configuration, loader: loader, logger: logger, observer: observer)
-        let journal = configuration.admin ? RequestJournal(redactsCredentials: configuration.proxy != nil) : nil
+        let journal = configuration.admin ? RequestJournal(capacity: configuration.journalSize, redactsCredentials: configuration.proxy != nil) : nil
         let decider = Decider(
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
             templates: TemplateEnvironment(cache: service.cache)

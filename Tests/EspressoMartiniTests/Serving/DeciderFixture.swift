@@ -6,7 +6,7 @@ import Logging
 /// are made and checked in-process, without a socket.
 struct DeciderFixture {
     let service: TreeService
-    let journal = RequestJournal()
+    let journal: RequestJournal
     let decider: Decider
 
     /// `files` are relative to the requests folder (`users/{id}/GET/configuration.json`); `folders` too.
@@ -19,6 +19,7 @@ struct DeciderFixture {
         guard let tree else { throw FixtureError(description: diagnostics.all.map(\.description).joined(separator: "\n")) }
         var configuration = configuration
         configuration.requestsFolder = "/nonexistent"
+        journal = RequestJournal(capacity: configuration.journalSize)
         service = TreeService(tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"))
         decider = Decider(
             configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal) : nil,
@@ -34,16 +35,20 @@ struct DeciderFixture {
 
     /// Decides as the server would, in the session named `session` (nil: the default one), for a request
     /// from `client` (a loopback one by default), and journals the request as the server does (admin
-    /// requests aside).
+    /// requests aside), with its first `JournalEntry.bodyLimit` bytes.
     func decide(
-        _ method: String, _ target: String, headers: [HTTPHeader] = [], session: String? = nil, client: ClientAddress? = DeciderFixture.loopback
+        _ method: String, _ target: String, headers: [HTTPHeader] = [], body: String? = nil, session: String? = nil,
+        client: ClientAddress? = DeciderFixture.loopback
     ) -> Decision {
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
-        var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers))
+        let bytes = body.map { Array($0.utf8) }
+        var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: bytes)
         request.session = session.map { service.sessions.session(named: $0) }
         request.client = client
         let decision = decider.decide(request, tree: service.tree)
-        if !decision.isAdmin { journal.record(request, answeredBy: decision, body: [], bodySize: 0) }
+        if !decision.isAdmin {
+            journal.record(request, answeredBy: decision, body: Array((bytes ?? []).prefix(JournalEntry.bodyLimit)), bodySize: bytes?.count ?? 0)
+        }
         return decision
     }
 }
@@ -64,6 +69,8 @@ extension Decision {
         case .admin(let made): "admin \(made.statusCode) \(String(decoding: made.body, as: UTF8.self))"
         case .unavailable(let answer): "503 \(answer.exchange.route)"
         case .unreadable(let path, _): "500 \(path)"
+        case .stream(let stream): "stream \(stream.answer.statusCode) \(stream.answer.exchange.method.name) \(stream.answer.exchange.route) \(stream.answer.position)"
+        case .throttled(let rate, let decision): "at \(rate) B/s: \(decision.summary)"
         case .delayed(let seconds, let decision): "after \(seconds) s: \(decision.summary)"
         case .forward(let job): "forward to \(job.target)\(job.records ? ", recorded" : "")"
         }
@@ -74,7 +81,8 @@ extension Decision {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.headers
         case .prebuilt(let answer), .fault(_, let answer): answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
         case .script, .unavailable, .unreadable, .forward: []
-        case .delayed(_, let decision): decision.headers
+        case .stream(let stream): stream.headers
+        case .throttled(_, let decision), .delayed(_, let decision): decision.headers
         }
     }
 
@@ -82,7 +90,7 @@ extension Decision {
     var madeBody: [UInt8]? {
         switch self {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.body
-        case .delayed(_, let decision): decision.madeBody
+        case .throttled(_, let decision), .delayed(_, let decision): decision.madeBody
         default: nil
         }
     }

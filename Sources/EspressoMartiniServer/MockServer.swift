@@ -141,6 +141,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
 
     // The handler libmicrohttpd calls (`RequestHandler`), on its threads.
 
+    @inline(__always)
     func requestStarted(uri: UnsafePointer<CChar>?) -> RequestState {
         var query = ""
         if let uri, let mark = strchr(uri, Int32(UInt8(ascii: "?"))) {
@@ -148,8 +149,15 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         }
         inFlight.add(1, ordering: .relaxed)
         let state = RequestState(query: query, timed: timed)
-        if forwarder != nil, let uri { state.forwarding = ForwardingState(rawTarget: String(cString: uri)) }
+        if forwarder != nil, let uri { startForwarding(state, uri: uri) }
         return state
+    }
+
+    /// With a proxy: keeps the request's target as it came, to forward it unchanged. Out of line, so that
+    /// `requestStarted` stays as short as it is without a proxy.
+    @inline(never)
+    private func startForwarding(_ state: RequestState, uri: UnsafePointer<CChar>) {
+        state.forwarding = ForwardingState(rawTarget: String(cString: uri))
     }
 
     func received(
@@ -158,6 +166,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         receive(state, on: connection, url: url, method: method, body: body)
     }
 
+    @inline(__always)
     func requestCompleted(_ state: RequestState) {
         state.forwarding?.exchange?.clientGone()
         if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, stopping.load(ordering: .sequentiallyConsistent) {

@@ -13,6 +13,8 @@ final class Upstream: @unchecked Sendable {
     let isHTTPS: Bool
     private let process: Process
     private let output: URL
+    /// The upstream's standard input: it exits when this pipe ends, even if the test process is killed.
+    private let lifeline = Pipe()
 
     var url: String { (isHTTPS ? "https" : "http") + "://127.0.0.1:\(port)" }
     var client: HTTPClient { HTTPClient(host: "127.0.0.1", port: port) }
@@ -23,7 +25,7 @@ final class Upstream: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path(of: "python3"), "python3 is needed for the upstream server"))
         process.arguments = [Self.script, "0"] + (tls.map { [$0.certificate, $0.key] } ?? [])
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = lifeline
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: output)
         isHTTPS = tls != nil

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small real API for the proxy and record tests: an HTTP/1.1 server on 127.0.0.1 (never another address)
 that keeps connections alive. It prints `upstream listening on PORT` once it is ready, then serves until
-killed; `upstream.py PORT CERT KEY` serves HTTPS with that certificate. Routes:
+killed or until its standard input (a pipe from the test process) ends, so it never outlives its test; `upstream.py PORT CERT KEY` serves HTTPS with that certificate. Routes:
 
   GET  /json              a JSON object
   GET  /png               a PNG image (binary bytes)
@@ -21,6 +21,7 @@ Any other path: 404 with a JSON body naming it.
 """
 import gzip
 import json
+import os
 import ssl
 import sys
 import threading
@@ -173,5 +174,14 @@ if len(sys.argv) > 3:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(sys.argv[2], sys.argv[3])
     server.socket = context.wrap_socket(server.socket, server_side=True)
+
+
+def exit_when_input_ends():
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+if not sys.stdin.isatty():
+    threading.Thread(target=exit_when_input_ends, daemon=True).start()
 print("upstream listening on %d" % server.server_address[1], flush=True)
 server.serve_forever()

@@ -21,7 +21,7 @@ final class Upstream: @unchecked Sendable {
 
     init(tls: (certificate: String, key: String)? = nil) async throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-upstream-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path(of: "python3"), "python3 is needed for the upstream server"))
         process.arguments = [Self.script, "0"] + (tls.map { [$0.certificate, $0.key] } ?? [])

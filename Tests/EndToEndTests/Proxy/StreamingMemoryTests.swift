@@ -47,7 +47,7 @@ struct StreamingMemoryTests {
         #expect(try await server.client.get("/json").statusCode == 200)
         // A sparse file: 512 MiB of zeros that take no room on the disk.
         let file = tree.url.appendingPathComponent("zeros.bin")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(Self.size))
         try handle.close()

@@ -27,7 +27,7 @@ import Testing
             var file: String?
             if let body {
                 file = root + "/scratch-\(UUID().uuidString)"
-                FileManager.default.createFile(atPath: file!, contents: Data(body.utf8))
+                _ = FileManager.default.createFile(atPath: file!, contents: Data(body.utf8))
             }
             let request = RequestTarget(target)
             let bytes = requestBody.map { Array($0.utf8) }

@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxSessions = 1000
     /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
     public var scriptTimeout: Double = 1
+    /// MiB one JavaScript call may grow the server's memory by before it is stopped and answered `500`.
+    public var scriptMemory = 64
 
     public init() {}
 

@@ -42,6 +42,7 @@ public enum ContentType {
 
     public static let json = "application/json"
     public static let plainText = "text/plain; charset=utf-8"
+    public static let yaml = "application/yaml"
     public static let unknown = "application/octet-stream"
 
     /// The media type of a `Content-Type` value, in lower case, without parameters or spaces:

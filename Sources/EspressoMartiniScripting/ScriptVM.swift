@@ -43,8 +43,8 @@ final class ScriptVM {
     private var compiled: [ObjectIdentifier: Compiled] = [:]
     /// The tree whose scripts this VM compiled; a call for another tree gets a new VM.
     weak var tree: AnyObject?
-    /// A run was stopped for its time or its memory: what it held is given back with the VM, which is let
-    /// go at once, and a script's state left half-changed goes with it.
+    /// A run was stopped for its time, its memory or its budget: what it made is given back with the VM,
+    /// which is let go at once, and a script's state left half-changed goes with it.
     private(set) var isSpent = false
 
     /// Loads the library if no VM did yet. Throws when it is missing or the prelude fails.
@@ -196,7 +196,9 @@ final class ScriptVM {
     private func stopOutcome() -> Outcome? {
         switch watch.stop {
         case nil: return nil
-        case .budget?: return .again(ranLong: true)
+        case .budget?:
+            isSpent = true
+            return .again(ranLong: true)
         case .abandoned?: return .again(ranLong: false)
         case .timeout?, .memory?: return .failure(stopProblem()!)
         }

@@ -62,13 +62,13 @@ final class ScriptWatch {
     /// The callback's work: true stops the script.
     fileprivate func shouldStop() -> Bool {
         if stop == .abandoned { return true }
+        if let baseline, let now = ResidentMemory.bytes(), now - baseline > memoryLimit {
+            stop = .memory
+            return true
+        }
         elapsed += armed
         if elapsed >= limit * 0.999 {
             stop = limitIsTimeout ? .timeout : .budget
-            return true
-        }
-        if let baseline, let now = ResidentMemory.bytes(), now - baseline > memoryLimit {
-            stop = .memory
             return true
         }
         // Returning false leaves the limit disarmed: arm it for the next tick (the last one up to `limit`).

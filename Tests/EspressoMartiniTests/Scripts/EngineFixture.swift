@@ -15,10 +15,11 @@ enum EngineFixture {
         )
     }
 
-    /// A call of `script` as the only response of `route`, in a server whose global headers are `global`.
+    /// A call of `script` as the only response of `route`, in a server whose global headers are `global`;
+    /// `sameTree`: a call in the tree of an earlier job (whose VM it then uses).
     static func job(
         _ script: ResponseScript, request: Request = Request(method: "GET", path: "/a"), route: String = "/a", call: Int = 1,
-        cache: PanRequestCache = PanRequestCache(), global: [HTTPHeader] = []
+        cache: PanRequestCache = PanRequestCache(), global: [HTTPHeader] = [], sameTree earlier: ScriptJob? = nil
     ) -> ScriptJob {
         var configuration = ServerConfiguration()
         configuration.headers = global
@@ -26,7 +27,7 @@ enum EngineFixture {
         let exchange = Exchange(method: .get, route: pattern, methodFolderName: "GET", responses: [ConfiguredResponse(.script(script))])
         var builder = RouteTrie.Builder()
         _ = builder.insert(pattern, method: .get, exchange: 0)
-        let tree = ServingTree(
+        let tree = earlier?.answer.tree ?? ServingTree(
             ExchangeTree(exchanges: [exchange], trie: builder.freeze(), folder: "", realFolder: ""), counters: CallCounters(), configuration: configuration
         )
         return ScriptJob(

@@ -5,10 +5,10 @@
 /// - `call(response, token, url)` makes the request object, whose parts are read from the server when a
 ///   script first reads them (`__em_part(index, token)`: `token` names the call, so that a request kept
 ///   past its call cannot read another's), calls `response(request, cache)` and answers an array the VM
-///   reads item by item: `[status, kind, text, contentType, data, headerCount, name, value, …]` (kind
-///   `none`, `text`, `json`, `yaml`, `file` or `template`; `text` the body, or the path of a file; `data` the
-///   template data as JSON text), or, when the script throws or returns something that is not a
-///   `Response`, the text `{"error", "line", "column"}`.
+///   reads item by item: `[status, kind, text, contentType, data, headerCount, name, value, …]` (`kind` a
+///   number, see `addBody`; `text` the body, or the path of a file; `data` the template data as JSON text),
+///   or, when the script throws or returns something that is not a `Response`, the text
+///   `{"error", "line", "column"}`.
 /// - `describe(thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
 /// - `yaml(jsonText)`: the YAML text of a JSON value (a YAML body rendered with template data).
 enum ScriptPrelude {
@@ -211,24 +211,25 @@ enum ScriptPrelude {
     function dataText(data) { return data === undefined || data === null ? null : JSON.stringify(data) ?? null; }
     function jsonText(value) { return JSON.stringify(value) ?? "null"; }
 
-    // Appends kind, text, contentType and data to the answer.
+    // Appends the body's kind (0 none, 1 text, 2 JSON, 3 YAML, 4 file, 5 template: `ScriptResponse.Body`), its
+    // text (or its file's path), content type and template data to the answer.
     function addBody(body, answer) {
         if (body instanceof Body) {
             switch (body.kind) {
-            case "json": return answer.push("json", jsonText(body.value), null, dataText(body.data));
-            case "text": return answer.push("text", body.value, null, dataText(body.data));
+            case "json": return answer.push(2, jsonText(body.value), null, dataText(body.data));
+            case "text": return answer.push(1, body.value, null, dataText(body.data));
             case "yaml": {
                 const data = dataText(body.data);
-                return answer.push("yaml", data === null ? toYAML(body.value) : jsonText(body.value), null, data);
+                return answer.push(3, data === null ? toYAML(body.value) : jsonText(body.value), null, data);
             }
-            case "file": return answer.push("file", body.value, body.contentType, null);
-            case "template": return answer.push("template", body.value, body.contentType, dataText(body.data));
-            case "none": return answer.push("none", null, null, null);
+            case "file": return answer.push(4, body.value, body.contentType, null);
+            case "template": return answer.push(5, body.value, body.contentType, dataText(body.data));
+            case "none": return answer.push(0, null, null, null);
             }
         }
-        if (typeof body === "string") return answer.push("text", body, null, null);
+        if (typeof body === "string") return answer.push(1, body, null, null);
         const text = body === null ? undefined : JSON.stringify(body);
-        return text === undefined ? answer.push("none", null, null, null) : answer.push("json", text, null, null);
+        return text === undefined ? answer.push(0, null, null, null) : answer.push(2, text, null, null);
     }
 
     function scriptPlace(thrown, url) {

@@ -225,38 +225,39 @@ final class ScriptVM {
                 ?? ScriptProblem(message: "the script's answer could not be read"))
         }
         func item(_ index: Int) -> JSValueRef? { js.objectGetPropertyAtIndex(context, parts, UInt32(index), nil) }
-        func string(_ index: Int) -> String? {
-            guard let value = item(index), js.valueGetType(context, value) == kJSTypeString else { return nil }
+        func string(_ value: JSValueRef?) -> String? {
+            guard let value, js.valueGetType(context, value) == kJSTypeString else { return nil }
             return Self.text(js, context, value)
         }
-        func number(_ index: Int) -> Int {
-            guard let value = item(index) else { return 0 }
+        func number(_ value: JSValueRef?) -> Int {
+            guard let value else { return 0 }
             return Int(exactly: js.valueToNumber(context, value, nil)) ?? 0
         }
-        let text = item(2).flatMap { js.valueGetType(context, $0) == kJSTypeString ? Self.bytes(js, context, $0) : nil } ?? []
+        let kind = number(item(1)), textItem = item(2)
+        let text = textItem.flatMap { js.valueGetType(context, $0) == kJSTypeString ? Self.bytes(js, context, $0) : nil } ?? []
         var data: JSONValue?
-        if let dataText = string(4) {
+        if let dataText = string(item(4)) {
             guard case .success(let parsed) = parser.parse(Array(dataText.utf8)) else {
                 return .failure(ScriptProblem(message: "the script's template data could not be read"))
             }
             data = parsed
         }
         let body: ScriptResponse.Body
-        switch string(1) {
-        case "text": body = .text(text, data: data)
-        case "json": body = .json(text, data: data)
-        case "yaml": body = data == nil ? .yaml(text) : .yamlTemplate(json: text, data: data)
-        case "file": body = .file(path: String(decoding: text, as: UTF8.self), contentType: string(3))
-        case "template": body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(3), data: data)
+        switch kind {
+        case 1: body = .text(text, data: data)
+        case 2: body = .json(text, data: data)
+        case 3: body = data == nil ? .yaml(text) : .yamlTemplate(json: text, data: data)
+        case 4: body = .file(path: String(decoding: text, as: UTF8.self), contentType: string(item(3)))
+        case 5: body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(item(3)), data: data)
         default: body = .none
         }
-        let headerCount = number(5)
+        let headerCount = number(item(5))
         var headers: [HTTPHeader] = []
         headers.reserveCapacity(headerCount)
         for index in 0..<headerCount {
-            headers.append(HTTPHeader(name: string(6 + 2 * index) ?? "", value: string(7 + 2 * index) ?? ""))
+            headers.append(HTTPHeader(name: string(item(6 + 2 * index)) ?? "", value: string(item(7 + 2 * index)) ?? ""))
         }
-        return .success(ScriptResponse(status: number(0), headers: headers, body: body))
+        return .success(ScriptResponse(status: number(item(0)), headers: headers, body: body))
     }
 
     /// A thrown value as a problem with its place.

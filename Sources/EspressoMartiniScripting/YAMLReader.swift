@@ -2,7 +2,7 @@ import CYAML
 import EspressoMartini
 import Glibc
 
-/// Reads a YAML body (`request.bodyYAML`, §12) into a JSON value with libyaml, loaded with `dlopen` the
+/// Reads a YAML body (`request.bodyYAML`, doc/scripts.md) into a JSON value with libyaml, loaded with `dlopen` the
 /// first time: mappings become objects (keys as text), sequences arrays, plain scalars `null`, booleans,
 /// integers and numbers as YAML 1.2's core schema says (`~`, `true`, `0x1F`, `1.5e3`; `.inf`, which JSON
 /// cannot hold, stays text), any

@@ -29,6 +29,7 @@ import Testing
         #expect(configuration.sessionHeader == "X-Espressomartini-Session")
         #expect(configuration.maxSessions == 1000)
         #expect(configuration.scriptTimeout == 1)
+        #expect(configuration.scriptMemory == 64)
     }
 
     @Test func theDefaultsWithoutAFile() {
@@ -53,6 +54,7 @@ import Testing
               "session_header": "X-Test-Run",
               "max_sessions": 20,
               "script_timeout": 0.25,
+              "script_memory": 128,
               "environment": "staging"
             }
             """)
@@ -64,6 +66,7 @@ import Testing
         expected.logLevel = .debug
         expected.requestsFolder = "/srv/mocks"
         expected.scriptTimeout = 0.25
+        expected.scriptMemory = 128
         expected.headers = [
             HTTPHeader(name: "X-Env", value: "dev"), HTTPHeader(name: "Vary", value: "Accept"), HTTPHeader(name: "Vary", value: "Origin"),
         ]
@@ -201,6 +204,8 @@ import Testing
         .init("watch as a number", #"{"watch": 1}"#, [":1:11: error: 'watch' must be true or false, found an integer"]),
         .init("script_timeout as a string", #"{"script_timeout": "1"}"#, [":1:20: error: 'script_timeout' must be a number of seconds from 0.01 to 3600, found a string"]),
         .init("script_timeout 0", #"{"script_timeout": 0}"#, [":1:20: error: 'script_timeout' 0 is out of range; use 0.01 to 3600 seconds"]),
+        .init("script_memory as a fraction", #"{"script_memory": 64.5}"#, [":1:19: error: 'script_memory' must be a whole number of MiB from 8 to 65536, found a number"]),
+        .init("script_memory 4", #"{"script_memory": 4}"#, [":1:19: error: 'script_memory' 4 is out of range; use 8 to 65536 MiB"]),
         .init("headers not an object", #"{"headers": "X-A: 1"}"#, [":1:13: error: 'headers' must be an object of header names to strings, found a string"]),
         .init("not an object", "\n [1]", [":2:2: error: the server configuration must be a JSON object, found an array"]),
         .init("malformed JSON", "{\n  \"port\": 80\n  \"delay\": 1\n}", [":3:9: error: invalid JSON: '}' expected near '\"delay\"'"]),

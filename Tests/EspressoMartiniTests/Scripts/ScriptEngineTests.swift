@@ -4,7 +4,7 @@ import EspressoMartiniJansson
 import Testing
 
 /// The engine's side: JavaScriptCore compiles and checks scripts at load, and a script's `Response`
-/// becomes the bytes sent (headers in §2's precedence, the body's type, template data, the 500 of a failure).
+/// becomes the bytes sent (the script's headers first, then the body's type, then the global ones; template data; the 500 of a failure).
 @Suite struct ScriptEngineTests {
     @Test("the checker compiles and runs the top level", arguments: [
         ("function response(request, cache) { return Response.ok(); }", nil as ScriptProblem?),

@@ -56,6 +56,10 @@ typedef void (*EMJSObjectSetProperty)(JSContextRef ctx, JSObjectRef object, JSSt
                                       JSPropertyAttributes attributes, JSValueRef *exception);
 typedef JSValueRef (*EMJSObjectGetProperty)(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName, JSValueRef *exception);
 typedef JSValueRef (*EMJSObjectGetPropertyAtIndex)(JSContextRef ctx, JSObjectRef object, unsigned propertyIndex, JSValueRef *exception);
+// Exported but declared only in the private JSBasePrivate.h: an object describing the VM's heap
+// (`heapCapacity`, in bytes, among others). It walks every live object: tens of milliseconds for a heap of
+// many small ones.
+typedef JSObjectRef (*EMJSGetMemoryUsageStatistics)(JSContextRef ctx);
 typedef JSValueRef (*EMJSObjectCallAsFunction)(JSContextRef ctx, JSObjectRef object, JSObjectRef thisObject, size_t argumentCount,
                                                const JSValueRef arguments[], JSValueRef *exception);
 

@@ -37,6 +37,7 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
     let objectGetProperty: EMJSObjectGetProperty
     let objectGetPropertyAtIndex: EMJSObjectGetPropertyAtIndex
     let objectCallAsFunction: EMJSObjectCallAsFunction
+    let getMemoryUsageStatistics: EMJSGetMemoryUsageStatistics
     /// Nil when this build of the library does not export it (a C++ name): freed pages then go back to the
     /// system at the allocator's own pace, within a second or so.
     let releaseFreeMemory: EMReleaseFreeMemory?
@@ -77,6 +78,7 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
             objectGetProperty: symbols("JSObjectGetProperty"),
             objectGetPropertyAtIndex: symbols("JSObjectGetPropertyAtIndex"),
             objectCallAsFunction: symbols("JSObjectCallAsFunction"),
+            getMemoryUsageStatistics: symbols("JSGetMemoryUsageStatistics"),
             releaseFreeMemory: dlsym(handle, "_ZN3WTF27releaseFastMallocFreeMemoryEv").map { unsafeBitCast($0, to: EMReleaseFreeMemory.self) }
         )
         let setBooleanOption: EMJSCOptionsSetBoolean = symbols("jsc_options_set_boolean")

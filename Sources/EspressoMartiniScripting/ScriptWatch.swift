@@ -6,6 +6,10 @@ import EspressoMartini
 /// exception scripts cannot catch) when it answers true. Each time it counts the time run and looks at the
 /// memory the server holds, and says why it stops in `stop`, which the VM reads once the run ends: a run
 /// stopped for its time, its memory, its budget on the receiving thread, or because it was abandoned.
+/// Memory is the server's resident memory against what it was when the run began; when that has grown past
+/// the limit, the VM's own heap decides whether the growth is this run's (another call's runaway grows the
+/// same figure): at least half the limit, and it is (the heap's figure leaves out some of what a script
+/// holds); else the run goes on, measured from there.
 final class ScriptWatch {
     enum Stop: Equatable {
         /// Ran `limit` seconds: the call's timeout.
@@ -60,11 +64,14 @@ final class ScriptWatch {
     }
 
     /// The callback's work: true stops the script.
-    fileprivate func shouldStop() -> Bool {
+    fileprivate func shouldStop(_ context: JSContextRef) -> Bool {
         if stop == .abandoned { return true }
-        if let baseline, let now = ResidentMemory.bytes(), now - baseline > memoryLimit {
-            stop = .memory
-            return true
+        if let start = baseline, let now = ResidentMemory.bytes(), now - start > memoryLimit {
+            if heapBytes(context) >= memoryLimit / 2 {
+                stop = .memory
+                return true
+            }
+            baseline = now
         }
         elapsed += armed
         if elapsed >= limit * 0.999 {
@@ -78,8 +85,19 @@ final class ScriptWatch {
 
     private func arm(_ seconds: Double) {
         armed = seconds
-        js.contextGroupSetExecutionTimeLimit(group, seconds, { _, context in
-            Unmanaged<ScriptWatch>.fromOpaque(context!).takeUnretainedValue().shouldStop()
+        js.contextGroupSetExecutionTimeLimit(group, seconds, { context, watch in
+            guard let context else { return true }
+            return Unmanaged<ScriptWatch>.fromOpaque(watch!).takeUnretainedValue().shouldStop(context)
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The bytes the VM's heap holds, its objects and what they keep outside it (long strings).
+    private func heapBytes(_ context: JSContextRef) -> Int {
+        let name = ScriptVM.jsString(js, "heapCapacity")
+        defer { js.stringRelease(name) }
+        guard let statistics = js.getMemoryUsageStatistics(context), let capacity = js.objectGetProperty(context, statistics, name, nil) else {
+            return Int.max
+        }
+        return Int(exactly: js.valueToNumber(context, capacity, nil).rounded()) ?? Int.max
     }
 }

@@ -55,6 +55,30 @@ import Testing
         #expect(next.text == "fine")
     }
 
+    /// The server's memory grows for every call running while one runs away: the VM's own heap tells whose
+    /// growth it is.
+    @Test("a call running while another runs away is stopped by its own timeout, not for the other's memory")
+    func anotherCallsRunaway() {
+        let runaway = EngineFixture.runner(timeout: 5), looping = EngineFixture.runner(timeout: 0.6)
+        let allocating = EngineFixture.job(EngineFixture.script("function response() { const all = []; while (true) all.push(new Array(1000000).fill(1.5)); }"))
+        let endless = EngineFixture.job(EngineFixture.script("function response() { let n = 0; while (true) n++; }"))
+        let done = DispatchSemaphore(value: 0)
+        let answers = Locked<[String: String]>([:])
+        looping.run(endless) { answer in
+            answers.withLock { $0["endless"] = answer.text }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        runaway.run(allocating) { answer in
+            answers.withLock { $0["allocating"] = answer.text }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success && done.wait(timeout: .now() + 30) == .success)
+        let texts = answers.withLock { $0 }
+        #expect(texts["allocating"]?.contains("used more memory than script_memory (64 MiB)") == true, "\(texts)")
+        #expect(texts["endless"]?.contains("ran longer than script_timeout (0.6 s)") == true, "\(texts)")
+    }
+
     /// A call that waits for the cache behind another for longer than its own timeout, then throws an
     /// error whose message is the engine's own for a stopped script: the time waited is no run time, and
     /// the error is the script's, because the time-limit callback alone says when a script was stopped.

@@ -26,6 +26,9 @@ public enum ScriptAnswer {
         case .success(let made): (bytes, derivedType) = made
         case .failure(let problem): return failure(problem)
         }
+        if let derivedType, !isSendable(name: "Content-Type", value: derivedType) {
+            return failure(ScriptProblem(message: "the content type \(JSONValue.string(derivedType).compactText) cannot be sent: it has a line break"))
+        }
         let hasBody = response.status != 204 && response.status != 304
         let headers = HTTPHeader.merging(own: response.headers, derivedContentType: hasBody ? derivedType : nil, global: globalHeaders)
         return GeneratedAnswer(statusCode: UInt32(response.status), headers: headers, body: hasBody ? bytes : [])

@@ -4,10 +4,10 @@
 ///
 /// - `call(response, token, url)` makes the request object, whose parts are read from the server when a
 ///   script first reads them (`__em_part(index, token)`: `token` names the call, so that a request kept
-///   past its call cannot read another's), calls `response(request, cache)` and answers an array the VM
-///   reads item by item: `[status, kind, text, contentType, data, headerCount, name, value, …]` (`kind` a
-///   number, see `addBody`; `text` the body, or the path of a file; `data` the template data as JSON text),
-///   or, when the script throws or returns something that is not a `Response`, the text
+///   past its call cannot read another's), calls `response(request, cache)` and answers an array of four
+///   items: `"status\0kind\0name\0value…"` (the headers; `kind` a number, see `setBody`), the body's text
+///   (or the path of a file), the content type and the template data as JSON text (each null when there is
+///   none); or, when the script throws or returns something that is not a `Response`, the text
 ///   `{"error", "line", "column"}`.
 /// - `describe(thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
 /// - `yaml(jsonText)`: the YAML text of a JSON value (a YAML body rendered with template data).
@@ -198,38 +198,47 @@ enum ScriptPrelude {
         deleteProperty(target, key) { if (key !== callKey) delete target[key]; return true; },
     };
 
-    function headerList(headers, answer) {
-        if (headers === undefined || headers === null) return;
+    // The headers as "\0name\0value…", a list's each value under its name: the VM splits the text on NUL,
+    // which no header can hold.
+    function headerText(headers) {
+        if (headers === undefined || headers === null) return "";
         if (typeof headers !== "object") throw new ResultError("a Response's headers must be an object such as {\"X-Id\": \"1\"}, got " + describeValue(headers));
+        let text = "";
+        const add = (name, value) => {
+            if (name.includes("\0") || value.includes("\0")) {
+                throw new ResultError("the header " + JSON.stringify(name) + " cannot be sent: a name is a token and a value has no line break");
+            }
+            text += "\0" + name + "\0" + value;
+        };
         for (const name of Object.keys(headers)) {
             const value = headers[name];
-            if (Array.isArray(value)) { for (const each of value) answer.push(name, String(each)); }
-            else if (value !== undefined && value !== null) answer.push(name, String(value));
+            if (Array.isArray(value)) { for (const each of value) add(name, String(each)); }
+            else if (value !== undefined && value !== null) add(name, String(value));
         }
+        return text;
     }
 
     function dataText(data) { return data === undefined || data === null ? null : JSON.stringify(data) ?? null; }
     function jsonText(value) { return JSON.stringify(value) ?? "null"; }
 
-    // Appends the body's kind (0 none, 1 text, 2 JSON, 3 YAML, 4 file, 5 template: `ScriptResponse.Body`), its
-    // text (or its file's path), content type and template data to the answer.
-    function addBody(body, answer) {
+    // Sets the body's text (or its file's path), content type and template data as items 1 to 3 of the
+    // answer, and gives its kind: 0 none, 1 text, 2 JSON, 3 YAML, 4 file, 5 template (`ScriptResponse.Body`).
+    function setBody(body, answer) {
         if (body instanceof Body) {
             switch (body.kind) {
-            case "json": return answer.push(2, jsonText(body.value), null, dataText(body.data));
-            case "text": return answer.push(1, body.value, null, dataText(body.data));
-            case "yaml": {
-                const data = dataText(body.data);
-                return answer.push(3, data === null ? toYAML(body.value) : jsonText(body.value), null, data);
-            }
-            case "file": return answer.push(4, body.value, body.contentType, null);
-            case "template": return answer.push(5, body.value, body.contentType, dataText(body.data));
-            case "none": return answer.push(0, null, null, null);
+            case "json": answer[1] = jsonText(body.value); answer[3] = dataText(body.data); return 2;
+            case "text": answer[1] = body.value; answer[3] = dataText(body.data); return 1;
+            case "yaml": answer[3] = dataText(body.data); answer[1] = answer[3] === null ? toYAML(body.value) : jsonText(body.value); return 3;
+            case "file": answer[1] = body.value; answer[2] = body.contentType; return 4;
+            case "template": answer[1] = body.value; answer[2] = body.contentType; answer[3] = dataText(body.data); return 5;
+            case "none": return 0;
             }
         }
-        if (typeof body === "string") return answer.push(1, body, null, null);
+        if (typeof body === "string") { answer[1] = body; return 1; }
         const text = body === null ? undefined : JSON.stringify(body);
-        return text === undefined ? answer.push(0, null, null, null) : answer.push(2, text, null, null);
+        if (text === undefined) return 0;
+        answer[1] = text;
+        return 2;
     }
 
     function scriptPlace(thrown, url) {
@@ -278,12 +287,10 @@ enum ScriptPrelude {
             if (!Number.isInteger(status) || status < 200 || status > 599) {
                 throw new ResultError("a Response's status must be an integer from 200 to 599, got " + JSON.stringify(status));
             }
-            const answer = [status];
-            addBody(result.body, answer);
-            if (answer[2] !== null && answer[2].length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
-            answer.push(0);
-            headerList(result.headers, answer);
-            answer[5] = (answer.length - 6) / 2;
+            const answer = [null, null, null, null];
+            const kind = setBody(result.body, answer);
+            if (answer[1] !== null && answer[1].length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
+            answer[0] = status + "\0" + kind + headerText(result.headers);
             return answer;
         } catch (thrown) {
             return describe(thrown, url);

@@ -224,19 +224,20 @@ final class ScriptVM {
             return .failure(ScriptAnswer.problem(fromDescription: Self.text(js, context, answer), parser: parser)
                 ?? ScriptProblem(message: "the script's answer could not be read"))
         }
-        func item(_ index: Int) -> JSValueRef? { js.objectGetPropertyAtIndex(context, parts, UInt32(index), nil) }
-        func string(_ value: JSValueRef?) -> String? {
-            guard let value, js.valueGetType(context, value) == kJSTypeString else { return nil }
+        func string(_ index: UInt32) -> String? {
+            guard let value = js.objectGetPropertyAtIndex(context, parts, index, nil), js.valueGetType(context, value) == kJSTypeString else { return nil }
             return Self.text(js, context, value)
         }
-        func number(_ value: JSValueRef?) -> Int {
-            guard let value else { return 0 }
-            return Int(exactly: js.valueToNumber(context, value, nil)) ?? 0
+        // "status\0kind\0name\0value…"
+        let meta = string(0).map { $0.utf8.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) } } ?? []
+        guard meta.count >= 2, meta.count % 2 == 0, let status = Int(meta[0]), let kind = Int(meta[1]) else {
+            return .failure(ScriptProblem(message: "the script's answer could not be read"))
         }
-        let kind = number(item(1)), textItem = item(2)
-        let text = textItem.flatMap { js.valueGetType(context, $0) == kJSTypeString ? Self.bytes(js, context, $0) : nil } ?? []
+        let text = js.objectGetPropertyAtIndex(context, parts, 1, nil).flatMap {
+            js.valueGetType(context, $0) == kJSTypeString ? Self.bytes(js, context, $0) : nil
+        } ?? []
         var data: JSONValue?
-        if let dataText = string(item(4)) {
+        if kind != 4, let dataText = string(3) {
             guard case .success(let parsed) = parser.parse(Array(dataText.utf8)) else {
                 return .failure(ScriptProblem(message: "the script's template data could not be read"))
             }
@@ -247,17 +248,12 @@ final class ScriptVM {
         case 1: body = .text(text, data: data)
         case 2: body = .json(text, data: data)
         case 3: body = data == nil ? .yaml(text) : .yamlTemplate(json: text, data: data)
-        case 4: body = .file(path: String(decoding: text, as: UTF8.self), contentType: string(item(3)))
-        case 5: body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(item(3)), data: data)
+        case 4: body = .file(path: String(decoding: text, as: UTF8.self), contentType: string(2))
+        case 5: body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(2), data: data)
         default: body = .none
         }
-        let headerCount = number(item(5))
-        var headers: [HTTPHeader] = []
-        headers.reserveCapacity(headerCount)
-        for index in 0..<headerCount {
-            headers.append(HTTPHeader(name: string(item(6 + 2 * index)) ?? "", value: string(item(7 + 2 * index)) ?? ""))
-        }
-        return .success(ScriptResponse(status: number(item(0)), headers: headers, body: body))
+        let headers = stride(from: 2, to: meta.count, by: 2).map { HTTPHeader(name: meta[$0], value: meta[$0 + 1]) }
+        return .success(ScriptResponse(status: status, headers: headers, body: body))
     }
 
     /// A thrown value as a problem with its place.

@@ -123,8 +123,6 @@ public enum ScriptAnswer {
 
 /// A header libmicrohttpd sends: a name of token characters, a value without control characters but tab.
 private func isSendable(name: String, value: String) -> Bool {
-    let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
-    return !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && !separators.contains($0) }
-        && value.utf8.allSatisfy { $0 >= 32 && $0 != 127 || $0 == 9 }
+    HeadersParser.isToken(name) && value.utf8.allSatisfy { $0 >= 32 && $0 != 127 || $0 == 9 }
 }
 

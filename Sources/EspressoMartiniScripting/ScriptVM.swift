@@ -229,8 +229,18 @@ final class ScriptVM {
             return Self.text(js, context, value)
         }
         // "status\0kind\0name\0value…"
-        let meta = string(0).map { $0.utf8.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) } } ?? []
-        guard meta.count >= 2, meta.count % 2 == 0, let status = Int(meta[0]), let kind = Int(meta[1]) else {
+        let meta = js.objectGetPropertyAtIndex(context, parts, 0, nil).map { Self.bytes(js, context, $0) } ?? []
+        var fields: [Range<Int>] = []
+        var start = 0
+        for index in 0...meta.count where index == meta.count || meta[index] == 0 {
+            fields.append(start..<index)
+            start = index + 1
+        }
+        func number(_ field: Range<Int>) -> Int? {
+            guard !field.isEmpty, field.count < 10 else { return nil }
+            return meta[field].reduce(0) { $0 * 10 + Int($1) - 48 }
+        }
+        guard fields.count >= 2, fields.count % 2 == 0, let status = number(fields[0]), let kind = number(fields[1]) else {
             return .failure(ScriptProblem(message: "the script's answer could not be read"))
         }
         let text = js.objectGetPropertyAtIndex(context, parts, 1, nil).flatMap {
@@ -252,7 +262,9 @@ final class ScriptVM {
         case 5: body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(2), data: data)
         default: body = .none
         }
-        let headers = stride(from: 2, to: meta.count, by: 2).map { HTTPHeader(name: meta[$0], value: meta[$0 + 1]) }
+        let headers = stride(from: 2, to: fields.count, by: 2).map {
+            HTTPHeader(name: String(decoding: meta[fields[$0]], as: UTF8.self), value: String(decoding: meta[fields[$0 + 1]], as: UTF8.self))
+        }
         return .success(ScriptResponse(status: status, headers: headers, body: body))
     }
 

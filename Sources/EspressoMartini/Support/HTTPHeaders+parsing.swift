@@ -1,6 +1,6 @@
 /// Reads a `headers` object, shared by response objects and the server configuration:
 /// each value a string, or an array of strings for a repeated header.
-enum HeadersParser {
+public enum HeadersParser {
     /// Framing headers the server derives from the body; a copied `Transfer-Encoding: chunked` would
     /// otherwise make a HEAD answer carry chunk bytes.
     static let serverManaged: Set<String> = ["content-length", "transfer-encoding"]
@@ -50,8 +50,8 @@ enum HeadersParser {
         return headers
     }
 
-    /// RFC 9110 token characters.
-    static func isToken(_ name: String) -> Bool {
+    /// RFC 9110 token characters: what a header's name may be.
+    public static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):

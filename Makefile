@@ -2,7 +2,8 @@
 #   make          release binary (.build/release/espressomartini, Swift runtime linked in statically)
 #   make run      install what is missing (build and run-time packages), build, serve the example tree
 #   make test     install what is missing, then every test (plain, under the thread and the address
-#                 sanitizers), then a short fuzzing run of each fuzz target
+#                 sanitizers, the client library from a package of its own), then a short fuzzing run of each
+#                 fuzz target
 #   make fuzz     each fuzz target for FUZZ_SECONDS (default 300) with libFuzzer and the address sanitizer
 #   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions, JSON Schemas)
 #   make deb      the Debian package, in dist/
@@ -31,25 +32,27 @@ STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STAT
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
 BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev libyaml-dev
 # The libraries the binary loads with dlopen when a tree needs them (none is linked, so the build does not pull
-# them in): JavaScriptCore for scripts, libyaml for a script reading a YAML body. The example tree has scripts,
-# so `make run` installs them; Tests/RunPackages/check-run-packages.sh fails when one it loads is missing here.
+# them in): JavaScriptCore for scripts, libyaml for a script reading a YAML body and for `import openapi` of a
+# YAML description. The example tree has scripts, so `make run` installs them; Tests/RunPackages/check-run-packages.sh
+# fails when one it loads is missing here.
 RUN_PACKAGES = libjavascriptcoregtk-4.1-0 libyaml-0-2
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
 SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuration.schema.json
 
-# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests;
+# What `make test` needs besides the build packages: a JSON Schema validator for the schema tests, and a YAML
+# reader for the import tests (Tests/OpenAPI/check_served.py holds served imports against their descriptions);
 # openssl and curl for the HTTPS tests (a throw-away certificate, `curl --cacert`); Chromium, whose
 # headless mode runs the cross-origin page of the CORS tests (about 80 MB to download); JavaScriptCore and
 # libyaml for the script tests (the binary loads them with dlopen when a tree has a script; the build needs
 # none of JavaScriptCore's headers).
-TEST_PACKAGES = python3 python3-jsonschema openssl curl chromium libjavascriptcoregtk-4.1-0 libyaml-0-2
+TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium libjavascriptcoregtk-4.1-0 libyaml-0-2
 
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-client test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -81,7 +84,7 @@ build: deps
 run: build run-deps
 	.build/release/espressomartini run
 
-test: deps test-deps test-inotify test-plain test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
+test: deps test-deps test-inotify test-plain test-client test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
 
 # The end-to-end tests run many servers at once, each watching its tree with one inotify instance; Linux
 # allows 128 per user by default, fewer than the suite needs at its busiest under the sanitizers. Raised to
@@ -97,6 +100,12 @@ test-inotify:
 test-plain:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The client library (EspressoMartiniClient) as a user's test suite uses it: Tests/ClientPackage is a package of
+# its own that depends on this one by path (so it builds the client library only), and its XCTest and Swift
+# Testing tests start the release binary just built, found first on the PATH.
+test-client: build
+	cd Tests/ClientPackage && PATH="$(CURDIR)/.build/release:$$PATH" $(SWIFT) test
 
 # The release binary `make run` runs, serving the example tree: every Debian package it loads a library from
 # must be one `make run` installs (Tests/RunPackages/check-run-packages.sh).
@@ -192,7 +201,7 @@ check-package: deb
 	Tests/Package/check-package.sh dist/espressomartini_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz dist debian/changelog
+	rm -rf .build .build-tsan .build-asan .build-fuzz .build-baseline Tests/ClientPackage/.build dist debian/changelog
 
 # `make bench`: espressomartini beside a bare libmicrohttpd server (bench/ceiling.c) on this machine, over
 # 127.0.0.1, and the cost of variants (4 of them; a JSON Pointer on a 1 KiB body) against a static answer in
@@ -200,10 +209,27 @@ clean:
 # saves it, with the raw numbers, in bench/results/. QUICK=1 for a 2-minute run; ROUNDS (default 3), SLICES
 # (alternating loads per server and comparison in a round, default 4), DURATION (seconds per slice, default 2)
 # and BENCH_DIR (trees and logs, default /tmp/espressomartini-bench) may be set too.
-BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl openssl nginx
+BENCH_PACKAGES = wrk gcc libmicrohttpd-dev python3 curl openssl nginx libyaml-0-2
 
-bench: build bench-deps
-	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" bench/run.sh
+#
+# BASELINE=REF (a commit, tag or branch) also builds the release binary of REF, with REF's own Makefile, into
+# .build-baseline/COMMIT/ (kept for the next run), and measures it beside this build on a 10 000-exchange tree
+# without variants, templates or scripts: start-up, idle memory, and the small JSON in alternating slices.
+BASELINE ?=
+BASELINE_COMMIT = $(if $(BASELINE),$(shell git rev-parse --verify --quiet "$(BASELINE)^{commit}"))
+BASELINE_SOURCE = .build-baseline/$(BASELINE_COMMIT)
+
+bench: build bench-deps $(if $(BASELINE),bench-baseline)
+	QUICK="$(QUICK)" ROUNDS="$(ROUNDS)" SLICES="$(SLICES)" DURATION="$(DURATION)" BENCH_DIR="$(BENCH_DIR)" \
+	  $(if $(BASELINE),BASELINE="$(BASELINE)" BASELINE_BINARY="$(CURDIR)/$(BASELINE_SOURCE)/.build/release/espressomartini") \
+	  bench/run.sh
+
+bench-baseline:
+	@[ -n "$(BASELINE_COMMIT)" ] || { echo "bench: BASELINE=$(BASELINE) names no commit of this repository"; exit 1; }
+	@if [ ! -x $(BASELINE_SOURCE)/.build/release/espressomartini ]; then \
+	  rm -rf $(BASELINE_SOURCE) && mkdir -p $(BASELINE_SOURCE) && git archive $(BASELINE_COMMIT) | tar -x -C $(BASELINE_SOURCE) \
+	  && $(MAKE) --no-print-directory -C $(BASELINE_SOURCE) build; \
+	fi
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"

@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "espressomartini", targets: ["espressomartini"]),
+        // For test suites (XCTest or Swift Testing, Linux and macOS): start a server from a tree and check
+        // what the app sent (doc/testing.md).
+        .library(name: "EspressoMartiniClient", targets: ["EspressoMartiniClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -17,7 +20,7 @@ let package = Package(
         // JavaScriptCore's C API as function types, and nothing to link: the library is loaded with dlopen when a
         // tree has a script (Sources/CJavaScriptCore/shim.h says why it has no pkg-config name).
         .systemLibrary(name: "CJavaScriptCore"),
-        // libyaml's types, and nothing to link: loaded with dlopen for the first YAML body a script reads.
+        // libyaml's types, and nothing to link: loaded with dlopen the first time YAML is read.
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
@@ -29,10 +32,16 @@ let package = Package(
         .target(name: "EspressoMartiniCommandLine", dependencies: ["EspressoMartini"]),
         // JSON read with jansson: the core's `JSONParser`, converting each document into a `JSONValue` at once.
         .target(name: "EspressoMartiniJansson", dependencies: ["EspressoMartini", "CJansson"]),
+        // YAML read with libyaml, loaded with dlopen on first use (a server that never reads YAML does not map
+        // it): scripts' YAML bodies and the descriptions `import openapi` reads.
+        .target(name: "EspressoMartiniYAML", dependencies: ["EspressoMartini", "CYAML"]),
+        // `import openapi`: an OpenAPI or Swagger description drafted into exchanges for the tree writer. Pure
+        // Swift; it is handed the parsers of JSON and YAML.
+        .target(name: "EspressoMartiniOpenAPI", dependencies: ["EspressoMartini"]),
         // The JavaScript engine (doc/scripts.md), the only importer of JavaScriptCore: the core's
         // `ScriptEngine` and `ScriptChecker`, loaded on first use, one VM per script thread, the prelude giving
         // scripts `Response`, `Body`, `cache` and `console`.
-        .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", "CYAML", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", "EspressoMartiniYAML", .product(name: "Logging", package: "swift-log")]),
         // HTTP with libmicrohttpd (one typed file owns it) and HTTPS certificates read with GnuTLS: the
         // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
@@ -44,15 +53,22 @@ let package = Package(
             name: "espressomartini",
             dependencies: [
                 "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniScripting", "EspressoMartiniJansson",
-                "EspressoMartiniCommandLine", .product(name: "Logging", package: "swift-log"),
+                "EspressoMartiniYAML", "EspressoMartiniOpenAPI", "EspressoMartiniCommandLine", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client library for test suites: starts the binary and speaks the admin API, with Foundation
+        // (URLSession, Process). Nothing of the daemon depends on it, so the daemon does not link Foundation.
+        .target(name: "EspressoMartiniClient"),
         // The core's tests and the scripting module's, in-process and without a socket; fixtures read JSON
         // with jansson.
         .testTarget(
             name: "EspressoMartiniTests",
-            dependencies: ["EspressoMartini", "EspressoMartiniJansson", "EspressoMartiniScripting", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "EspressoMartini", "EspressoMartiniJansson", "EspressoMartiniScripting", "EspressoMartiniYAML", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
+        // Drafting exchanges from descriptions, with the real JSON and YAML parsers; no tree is served.
+        .testTarget(name: "EspressoMartiniOpenAPITests", dependencies: ["EspressoMartini", "EspressoMartiniOpenAPI", "EspressoMartiniJansson", "EspressoMartiniYAML"]),
         .testTarget(name: "EspressoMartiniCommandLineTests", dependencies: ["EspressoMartiniCommandLine"]),
         .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),
         // The sender and the server's request handling with fake connections and a fake script engine.

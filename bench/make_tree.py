@@ -13,7 +13,9 @@ OUT/network-exchanges/ always holds these probes (the paths bench/run.sh loads):
     GET /api/v1/variants                              4 variants; the probe (header X-Client: bench, query
                                                       page=2) matches only the last: variant-4.json
     POST /api/v1/orders                               2 variants; the probe POSTs OUT/order.json (1 KiB) whose
-                                                      /customer/tier is "gold": the first, gold.json
+                                                      /customer/tier is "gold": the first, gold.json (so does
+                                                      OUT/order-256.json, 256 bytes, which fills the journal
+                                                      that the count of requests reads)
     GET /api/v1/greetings/{id}                        a templated JSON body (hello's shape) with three values
                                                       from the request: the path parameter, the query
                                                       parameter name and the header X-Client; the probe
@@ -27,9 +29,11 @@ OUT/network-exchanges/ always holds these probes (the paths bench/run.sh loads):
 The variant answers are JSON of the same size as hello's, each with its own "id", so that only the decision
 differs from hello and a check can tell which variant answered. Then
 filler exchanges up to N: GET/POST/PUT/DELETE on paths 3 to 6 segments deep, every 7th path behind a
-`*` or `{id}` folder and a few ending in `**`. OUT/configuration.json (log_level ERROR) and
-OUT/configuration-info.json (log_level INFO) are the server configurations; the port is given on the
-command line.
+`*` or `{id}` folder and a few ending in `**`. OUT/configuration.json (log_level ERROR),
+OUT/configuration-info.json (log_level INFO) and OUT/configuration-journal.json and
+OUT/configuration-journal-1.json (journal_size 100000 and 1) are the server configurations; the port is given on the
+command line. With --plain, the tree has none of the variant, template and script probes: only keys every
+version of espressomartini reads, for `make bench BASELINE=REF`.
 """
 import argparse
 import json
@@ -100,6 +104,22 @@ def order_body():
     return text
 
 
+def small_order():
+    """The journal count's request body: an order of exactly 256 bytes, /customer/tier "gold", the size of
+    what an app commonly posts."""
+    order = {
+        "order_id": "ord-20240611-000123",
+        "customer": {"id": 98765, "name": "Ada Lovelace", "tier": "gold"},
+        "items": [{"sku": "SKU-0001", "quantity": 2, "unit_price_cents": 1099}, {"sku": "SKU-0002", "quantity": 1, "unit_price_cents": 2490}],
+        "currency": "EUR",
+        "note": "",
+    }
+    order["note"] = "x" * (256 - len(json_text(order)))
+    text = json_text(order)
+    assert len(text) == 256, len(text)
+    return text
+
+
 def filler_route(group):
     """The path of filler group `group`: a few levels deep, some behind `*` or `{id}`, a few `**`."""
     version, service = 1 + group % 3, group % 37
@@ -120,6 +140,8 @@ def main():
     parser.add_argument("--exchanges", type=int, required=True, help="total number of exchanges (at least 7)")
     parser.add_argument("--out", required=True, help="the folder to (re)create")
     parser.add_argument("--blob", required=True, help="the 1 MiB file served by GET /api/v1/big (written if missing)")
+    parser.add_argument("--plain", action="store_true",
+                        help="no variants, templates or scripts: a tree any version can load (the baseline comparison)")
     args = parser.parse_args()
 
     out = os.path.abspath(args.out)
@@ -129,6 +151,10 @@ def main():
     for name, level in (("configuration.json", "ERROR"), ("configuration-info.json", "INFO")):
         write(os.path.join(out, name),
               json.dumps({"hostname": "127.0.0.1", "log_level": level}, indent=2) + "\n")
+    # The journal of 100 000 requests the count reads, and one of a single request beside it for its memory.
+    for name, size in (("configuration-journal.json", 100000), ("configuration-journal-1.json", 1)):
+        write(os.path.join(out, name),
+              json.dumps({"hostname": "127.0.0.1", "log_level": "ERROR", "journal_size": size, "watch": False}, indent=2) + "\n")
 
     probes = [
         ("api/v1/hello", json_text(BODY)),
@@ -148,6 +174,22 @@ def main():
         os.link(args.blob, os.path.join(big, "payload.bin"))
     except OSError:
         shutil.copyfile(args.blob, os.path.join(big, "payload.bin"))
+    count = len(probes) + 1
+    if not args.plain:
+        count += decision_probes(root, out)
+
+    index = 0
+    while count < args.exchanges:
+        group, method = divmod(index, len(METHODS))
+        exchange(root, filler_route(group), METHODS[method], json_text(dict(BODY, id=1000 + index)),
+                 status=201 if METHODS[method] == "POST" else 200)
+        count += 1
+        index += 1
+    print(json.dumps({"tree": out, "exchanges": count}))
+
+
+def decision_probes(root, out):
+    """The probes of variants, templates and scripts; returns how many exchanges they are."""
     # Decision probes: the variant that answers is the last of four (matched on a header and a query
     # parameter), or the one whose JSON Pointer condition holds on a 1 KiB body.
     variants_exchange(root, "api/v1/variants", "GET", [
@@ -161,6 +203,7 @@ def main():
         (None, "other.json", json_text(dict(BODY, id=22))),
     ])
     write(os.path.join(out, "order.json"), order_body())
+    write(os.path.join(out, "order-256.json"), small_order())
     # The template probe: hello's body with three of its values taken from the request.
     template = dict(BODY, id="{{request.pathParameters.id}}", name="{{request.queryParameters.name}}",
                     kind="{{request.headers.x-client}}")
@@ -184,16 +227,7 @@ def main():
 """)
     write(os.path.join(out, "order-2k.json"), large)
     write(os.path.join(out, "scripted-order.json"), answer)
-    count = len(probes) + 6
-
-    index = 0
-    while count < args.exchanges:
-        group, method = divmod(index, len(METHODS))
-        exchange(root, filler_route(group), METHODS[method], json_text(dict(BODY, id=1000 + index)),
-                 status=201 if METHODS[method] == "POST" else 200)
-        count += 1
-        index += 1
-    print(json.dumps({"tree": out, "exchanges": count}))
+    return 5
 
 
 if __name__ == "__main__":

@@ -91,6 +91,13 @@ def against_target(x, target):
     return "%s (target ≥ %.2f%s)" % (times(x), target, verdict)
 
 
+def below(server, metric, fmt, limit, shown_limit):
+    """a figure's spread beside the most it may be"""
+    xs = list(values[(server, metric)].values())
+    verdict = "" if not xs else ", met" if median(xs) < limit else ", **missed**"
+    return "%s (target < %s%s)" % (spread(server, metric, fmt), shown_limit, verdict)
+
+
 def warning(server, probe):
     """failed rounds and wrk errors, to append to a cell"""
     notes = []
@@ -118,14 +125,9 @@ def spread(server, metric, fmt):
 
 mib = lambda kib: "%.1f MiB" % (kib / 1024)
 startup = lambda s: "%.1f ms" % (s * 1000)
+seconds = lambda s: "%.2f s" % s
+ms_value = lambda x: "%.1f ms" % x
 
-
-def within(server, probe, metric, limit, fmt):
-    """a value (median over the rounds, with its spread) beside the most it should be; why, when its check failed"""
-    if not values[(server, metric)]:
-        return "FAIL" + warning(server, probe) if failures[(server, probe)] else "—"
-    verdict = "met" if median(values[(server, metric)].values()) <= limit else "**missed**"
-    return "%s (target ≤ %s, %s)%s" % (spread(server, metric, fmt), fmt(limit), verdict, warning(server, probe))
 
 def logged():
     """the access-log lines written during the INFO load per request wrk counted (the extra one is the
@@ -203,13 +205,58 @@ rows += [
     ("Resident memory after the script loads (trivial and 2 KiB JSON scripts, 64 connections), 10-exchange tree "
      "(target ≤ 64 MiB)", "—", spread("em-10", "rss_after_scripts_kib", mib), "—"),
     ("A script allocating without end, 3 calls on a server of its own, each a 500 naming `script_memory`: resident "
-     "memory's peak above the start", "—", within("em-runaway", "runaway", "runaway_peak_kib", 512 * 1024, mib), "—"),
+     "memory's peak above the start", "—",
+     below("em-runaway", "runaway_peak_kib", mib, 512 * 1024, "512 MiB") + warning("em-runaway", "runaway"), "—"),
     ("… its resident memory 2 s after the third call, above the start", "—",
-     within("em-runaway", "runaway", "runaway_after_kib", 256 * 1024, mib), "—"),
+     below("em-runaway", "runaway_after_kib", mib, 256 * 1024, "256 MiB") + warning("em-runaway", "runaway"), "—"),
+    ("`import openapi`: a generated description of 1000 operations (4.6 MB of YAML, 200 schemas with $refs, "
+     "allOf, oneOf and nesting), into a new folder: wall time", "—",
+     below("import-openapi-1000", "wall_s", seconds, 2, "2 s"), "—"),
+    ("… peak resident memory (VmHWM) of the import", "—",
+     below("import-openapi-1000", "maxrss_kib", mib, 256 * 1024, "256 MiB"), "—"),
+    ("`import openapi`: the OpenAPI Initiative's petstore (3 operations): wall time", "—",
+     below("import-petstore", "wall_s", startup, 0.05, "50 ms"), "—"),
     ("Resident memory after all the loads (JSON, routes, 1 MiB file), 10-exchange tree",
      spread("ceiling-file", "rss_after_file_kib", mib), spread("em-10", "rss_after_file_kib", mib),
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
 ]
+
+def entry_bytes():
+    """resident memory of the full journal's server minus that of the one-entry server, per entry"""
+    shares = [(values[("em-journal", "rss_journal_full_kib")][n] - values[("em-journal-1", "rss_journal_one_kib")][n]) * 1024 / 100000
+              for n in values[("em-journal", "rss_journal_full_kib")] if n in values[("em-journal-1", "rss_journal_one_kib")]]
+    return "—" if not shares else "%.0f bytes" % median(shares)
+
+
+rows += [
+    ("Counting requests (`POST requests/count`) with a JSON Pointer condition over a full journal of 100 000 POSTed "
+     "256-byte JSON orders, every one matching: time of the call", "—",
+     below("em-journal", "count_ms", ms_value, 50, "50 ms"), "—"),
+    ("… the same over 1 KiB orders", "—", spread("em-journal", "count_1k_ms", ms_value), "—"),
+    ("Memory per journal entry (a POSTed 256-byte order with wrk's headers): resident memory with a journal of "
+     "100 000 vs of 1, after the same requests", "—", entry_bytes(), "—"),
+]
+
+if meta.get("baseline"):
+    def fraction(x):
+        return "—" if x is None else "%+.1f%%" % (100 * (x - 1))
+    rows += [
+        ("This build vs the baseline %s, small JSON, 10 000-exchange tree without part-two keys: req/s" % meta["baseline"],
+         "—", "%s vs %s" % (cell("em-plain", "plain", "rps"), cell("em-baseline", "plain", "rps")),
+         "%s (%s)" % (times(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "rps")),
+                      fraction(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "rps")))),
+        ("… server CPU per request, µs, this build vs the baseline", "—",
+         "%s vs %s" % (cell("em-plain", "plain", "cpu_us", lambda x: "—" if x is None else "%.2f" % x),
+                       cell("em-baseline", "plain", "cpu_us", lambda x: "—" if x is None else "%.2f" % x)),
+         "%s (%s; target within +3%%)" % (times(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "cpu_us")),
+                                          fraction(ratio(("em-plain", "plain"), ("em-baseline", "plain"), "cpu_us")))),
+        ("… resident memory idle after start-up, this build vs the baseline (target ≤ 16 MiB)", "—",
+         "%s vs %s" % (spread("em-plain", "rss_idle_kib", mib), spread("em-baseline", "rss_idle_kib", mib)),
+         times(value_ratio("em-plain", "em-baseline", "rss_idle_kib"))),
+        ("… start-up to the first 200, this build vs the baseline", "—",
+         "%s vs %s" % (spread("em-plain", "startup_s", startup), spread("em-baseline", "startup_s", startup)),
+         times(value_ratio("em-plain", "em-baseline", "startup_s"))),
+    ]
 
 out = ["# espressomartini benchmark — %s" % meta.get("date", "?"), ""]
 out.append("- Machine: %s; load average %s." % (meta.get("machine", "?"), meta.get("load", "?")))
@@ -236,8 +283,12 @@ out.append("## Raw numbers")
 out.append("")
 out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
-           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS)%s." % (
-               ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else ""))
+           "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
+           "(journal_size 100000 / 1), `import-openapi-1000` and `import-petstore` "
+           "(`espressomartini import openapi`, the median of three runs)%s." % (
+               ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else "")
+           + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "
+              "part-two keys." % meta["baseline"] if meta.get("baseline") else ""))
 out.append("")
 out.append("One row per round and server: its slices of the comparison taken together (every slice is in the .jsonl file).")
 out.append("")
@@ -248,7 +299,8 @@ paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/
          "static": "/api/v1/hello (static)", "variants": "/api/v1/variants?page=2 + X-Client",
          "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)",
          "sessions": "/api/v1/hello + X-Espressomartini-Session (1000 in rotation)",
-         "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello"}
+         "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello",
+         "plain": "/api/v1/hello (tree without part-two keys)"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):
@@ -262,7 +314,8 @@ out.append("| round | server | measurement | value |")
 out.append("|---:|---|---|---:|")
 for (server, metric), by_round in sorted(values.items()):
     for n, v in sorted(by_round.items()):
-        shown = startup(v) if metric == "startup_s" else count(v) if metric == "access_log_lines" else mib(v)
+        shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
+                 else ms_value(v) if metric.endswith("_ms") else mib(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
 for (server, probe), reasons in sorted(failures.items()):
     for reason in reasons:

@@ -10,6 +10,9 @@
 #   DURATION=2    seconds per slice
 #   BENCH_DIR=/tmp/espressomartini-bench   trees, the ceiling binary, server logs (never committed)
 #   BINARY=.build/release/espressomartini
+#   BASELINE_BINARY=   another build to measure beside BINARY (`make bench BASELINE=REF` builds REF's): both
+#                 serve a 10 000-exchange tree without variants, templates or scripts (any version loads it),
+#                 for start-up, idle memory and the small JSON in alternating slices; BASELINE names it
 #
 # Prints a Markdown table and writes it, with every raw number, to bench/results/<date>.md (+ .jsonl).
 set -uo pipefail
@@ -24,6 +27,7 @@ ROUNDS_GIVEN=${ROUNDS:-} SLICES_GIVEN=${SLICES:-} DURATION_GIVEN=${DURATION:-}
 if [[ $QUICK == 1 ]]; then ROUNDS=${ROUNDS:-1}; SLICES=${SLICES:-2}; else ROUNDS=${ROUNDS:-3}; SLICES=${SLICES:-4}; fi
 DURATION=${DURATION:-2}
 THREADS=2 CONNECTIONS=64 FILE_CONNECTIONS=32 EXCHANGES=10000
+IMPORT_RUNS=3   # imports of each description per round
 START_LIMIT=60   # seconds a server may take to answer its first 200
 STAMP=$(date +%Y-%m-%d-%H%M%S)
 RESULTS=$HERE/results
@@ -39,6 +43,9 @@ for tool in wrk gcc python3 curl openssl; do
   command -v "$tool" > /dev/null || die "$tool is missing: run 'make bench', which installs it"
 done
 [[ -x $BINARY ]] || die "$BINARY is missing: run 'make build' (or 'make bench', which builds it)"
+BASELINE_BINARY=${BASELINE_BINARY:-}
+BASELINE=${BASELINE:-baseline}
+[[ -z $BASELINE_BINARY || -x $BASELINE_BINARY ]] || die "$BASELINE_BINARY (the baseline) is missing"
 
 # ------------------------------------------------------------------------------------------- processes
 STARTED=()   # every process this script started and has not reaped yet; all stopped on exit
@@ -155,6 +162,7 @@ declare -A PROBES=(
   [template]="/api/v1/greetings/42?name=espresso"  # a templated JSON body: path parameter, query parameter, header
   [sessions]=/api/v1/hello              # hello with a session header, 1000 sessions in rotation
   [cors]=/api/v1/hello                  # hello with an Origin, to a server with "cors": true
+  [plain]=/api/v1/hello                 # hello on the tree without part-two keys, this build vs the baseline
   [tls]=/api/v1/hello                   # hello over HTTPS
   [script]=/api/v1/scripted/42          # a trivial script
   [scriptjson]=/api/v1/scripted-orders  # a script reading a POSTed 2 KiB JSON body
@@ -344,6 +352,72 @@ http {
 EOF
 }
 
+# ------------------------------------------------------------------------------------------- the journal
+# Checking what the app sent (doc/testing.md): a count with a JSON Pointer condition over a full journal of
+# JOURNAL_ENTRIES requests, each a POSTed order whose /customer/tier is "gold" (so every entry is read to the
+# end and matches); and what an entry costs: the resident memory of a server keeping them all beside one
+# keeping one, after the same requests.
+JOURNAL_ENTRIES=100000
+COUNT_FILTER='{"when": {"json": {"/customer/tier": "gold"}}}'
+
+# fill_journal SERVER BODY_FILE: POSTs the file to /api/v1/orders in loads of 2 s until the server has taken
+# JOURNAL_ENTRIES of them (bounded: 30 loads); fails when it could not.
+fill_journal() {
+  local name=$1 body=$2 i sent=0 output n
+  for ((i = 0; i < 30 && sent < JOURNAL_ENTRIES; i++)); do
+    alive "$name" || return 1
+    output=$(timeout 40 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s --timeout 10s -H "Content-Type: application/json" \
+      -s "$HERE/wrk_summary.lua" "$(url "$name" json)" -- POST "$body" 2>&1)
+    n=$(sed -n 's/^SUMMARY //p' <<< "$output" | python3 -c 'import json, sys; print(json.load(sys.stdin)["requests"])' 2> /dev/null)
+    sent=$((sent + ${n:-0}))
+  done
+  ((sent >= JOURNAL_ENTRIES))
+}
+
+# time_count SERVER: checks that the count over the full journal is JOURNAL_ENTRIES and says it may be short,
+# then sets COUNT_MS to the median time of 5 counts as curl measures them (ms), or FAILURE.
+time_count() {
+  local name=$1 target answer times=() i
+  target="http://127.0.0.1:${PORT[$name]}/__espressomartini/requests/count"
+  answer=$(curl -s -m 60 -X POST -d "$COUNT_FILTER" "$target")
+  if [[ $answer != "{\"count\":$JOURNAL_ENTRIES,\"complete\":false}" ]]; then
+    FAILURE="the count answered $(head -c 200 <<< "$answer"), not $JOURNAL_ENTRIES of a full journal"
+    return 1
+  fi
+  for ((i = 0; i < 5; i++)); do
+    times+=("$(curl -s -o /dev/null -m 60 -w '%{time_total}' -X POST -d "$COUNT_FILTER" "$target")")
+  done
+  COUNT_MS=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 } END { printf "%.2f", t[int((NR + 1) / 2)] * 1000 }')
+}
+
+# journal_round ROUND: both journal servers, the count over 256-byte and over 1 KiB orders, the memory.
+journal_round() {
+  local round=$1 name
+  for name in em-journal em-journal-1; do
+    start_server "$name" "$WORK/logs/$name.log" "$BINARY" run --configuration "$WORK/tree-10/configuration-${name#em-}.json" \
+      --port "${PORT[$name]}" || { record_failure "$round" "$name" journal "$FAILURE"; return; }
+  done
+  for name in em-journal em-journal-1; do
+    fill_journal "$name" "$WORK/tree-10/order-256.json" \
+      || { record_failure "$round" "$name" journal "could not send $JOURNAL_ENTRIES requests: $(log_tail "$name")"; return; }
+  done
+  sleep 0.5
+  record_value "$round" em-journal rss_journal_full_kib "$(rss_kib "${PID[em-journal]}")"
+  record_value "$round" em-journal-1 rss_journal_one_kib "$(rss_kib "${PID[em-journal-1]}")"
+  if time_count em-journal; then
+    record_value "$round" em-journal count_ms "$COUNT_MS"
+    say "  count over $JOURNAL_ENTRIES 256-byte orders: $COUNT_MS ms"
+  else
+    record_failure "$round" em-journal count "$FAILURE"
+  fi
+  if fill_journal em-journal "$WORK/tree-10/order.json" && time_count em-journal; then
+    record_value "$round" em-journal count_1k_ms "$COUNT_MS"
+    say "  count over $JOURNAL_ENTRIES 1 KiB orders: $COUNT_MS ms"
+  else
+    record_failure "$round" em-journal count_1k "${FAILURE:-could not fill the journal}"
+  fi
+}
+
 # ------------------------------------------------------------------------------------------- set-up
 RERUN="make bench"
 [[ $QUICK == 1 ]] && RERUN+=" QUICK=1"
@@ -376,9 +450,25 @@ cp "$WORK/tree-10/network-exchanges/api/v1/hello/GET/"* "$WORK/tree-runaway/netw
 python3 -c 'import json, sys; print(json.dumps({"javascript": sys.argv[1]}))' "$RUNAWAY_SCRIPT" \
   > "$WORK/tree-runaway/network-exchanges/api/v1/runaway/GET/configuration.json"
 # The 40 000 files just written go to disk now, not in the kernel's write-back during a timed start-up.
+if [[ -n $BASELINE_BINARY ]]; then
+  python3 "$HERE/make_tree.py" --exchanges "$EXCHANGES" --out "$WORK/tree-plain-$EXCHANGES" --blob "$WORK/1MiB.bin" --plain > /dev/null \
+    || die "bench/make_tree.py failed for the plain tree"
+fi
 sync
 "$BINARY" endpoints --configuration "$WORK/tree-$EXCHANGES/configuration.json" > /dev/null 2> "$WORK/logs/endpoints.log" \
   || die "espressomartini does not load the $EXCHANGES-exchange tree: $(tail -5 "$WORK/logs/endpoints.log")"
+
+# import openapi: a generated description of 1000 operations (bench/make_openapi.py), and the OpenAPI
+# Initiative's petstore, imported into fresh folders (removed at the end: deleting thousands of files just
+# before a timed import would make the file system's inode allocation the figure).
+IMPORTS=$WORK/imports
+rm -rf "$IMPORTS"
+mkdir -p "$IMPORTS"
+OPENAPI_1000=$WORK/openapi-1000.yaml
+OPENAPI_PETSTORE=$REPO/Tests/OpenAPI/Fixtures/oai/v3.0/petstore.yaml
+python3 "$HERE/make_openapi.py" --operations 1000 --out "$OPENAPI_1000" || die "bench/make_openapi.py failed"
+"$BINARY" import openapi "$OPENAPI_1000" --requests-folder "$IMPORTS/check" > /dev/null 2> "$WORK/logs/import.log" \
+  || die "espressomartini does not import $OPENAPI_1000: $(tail -5 "$WORK/logs/import.log")"
 
 NGINX=""
 if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx is not installed: no nginx rows (optional)"; fi
@@ -401,15 +491,39 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   em-runaway    espressomartini on a tree of hello and a script that allocates without end, alone
 #   nginx         nginx serving the 1 MiB file (when installed)
 #   nginx-tls     nginx serving hello's 101 bytes over HTTPS with the same certificate (when installed)
+#   em-plain      espressomartini, the 10 000-exchange tree without part-two keys (with BASELINE_BINARY)
+#   em-baseline   the baseline binary on that tree (with BASELINE_BINARY)
+#   em-journal    espressomartini, 10-exchange tree, journal_size 100000: the count over a full journal
+#   em-journal-1  the same with journal_size 1, beside it for the memory of an entry
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-runaway)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-runaway)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls)
+  [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
   mapfile -t ports < <(python3 "$HERE/free_ports.py" "${#names[@]}")
   [[ ${#ports[@]} -eq ${#names[@]} ]] || die "could not find ${#names[@]} free ports on 127.0.0.1"
   for i in "${!names[@]}"; do PORT[${names[$i]}]=${ports[$i]}; done
+
+  # import openapi, nothing else running: each description imported IMPORT_RUNS times into a new folder; the
+  # round's figure is the median run (wall time, and the peak resident memory of that process).
+  for description in openapi-1000 petstore; do
+    spec=$OPENAPI_1000
+    [[ $description == petstore ]] && spec=$OPENAPI_PETSTORE
+    runs=()
+    for ((run = 1; run <= IMPORT_RUNS; run++)); do
+      runs+=("$(python3 "$HERE/time_command.py" "$BINARY" import openapi "$spec" --requests-folder "$IMPORTS/$description-$round-$run")")
+    done
+    read -r wall rss status < <(python3 -c 'import json, statistics, sys
+runs = sorted((json.loads(r) for r in sys.argv[1:]), key=lambda r: r["wall_s"])
+middle = runs[len(runs) // 2]
+print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "${runs[@]}")
+    [[ $status == 0 ]] || die "round $round: import openapi $spec exited $status"
+    record_value "$round" "import-$description" wall_s "$wall"
+    record_value "$round" "import-$description" maxrss_kib "$rss"
+    say "  import openapi $description: $(awk -v s="$wall" 'BEGIN { printf "%.0f", s * 1000 }') ms, peak $((rss / 1024)) MiB"
+  done
 
   # Start-up to the first 200, then idle memory: the ceiling and espressomartini on the big tree, one at a
   # time, nothing else running. Warm start: `endpoints` reads the whole tree (and the binary) just before, so
@@ -428,6 +542,21 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
   sleep 1   # espressomartini sets up its file watcher after it starts answering
   for name in ceiling em-10000; do record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"; done
+  # This build and the baseline on the plain tree, the same way, one at a time.
+  if [[ -n $BASELINE_BINARY ]]; then
+    for name in $(in_order "$round" em-plain em-baseline); do
+      binary=$BINARY
+      [[ $name == em-baseline ]] && binary=$BASELINE_BINARY
+      "$binary" endpoints --configuration "$WORK/tree-plain-$EXCHANGES/configuration.json" > /dev/null 2>&1
+      start_server "$name" "$WORK/logs/$name.log" \
+        "$binary" run --configuration "$WORK/tree-plain-$EXCHANGES/configuration.json" --port "${PORT[$name]}" \
+        || die "round $round: $FAILURE"
+      record_value "$round" "$name" startup_s "$STARTUP_S"
+      sleep 1
+      record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"
+      say "  $name: first 200 after $(awk -v s="$STARTUP_S" 'BEGIN { printf "%.1f", s * 1000 }') ms"
+    done
+  fi
 
   start_server ceiling-file "$WORK/logs/ceiling-file.log" "$CEILING" "${PORT[ceiling-file]}" "$WORK/1MiB.bin" \
     || die "round $round: $FAILURE"
@@ -467,6 +596,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
   alive nginx-tls && warm_up nginx-tls tls
   for probe in variants json template sessions script scriptjson; do warm_up em-10 "$probe"; done
   warm_up em-10000 deep
+  if [[ -n $BASELINE_BINARY ]]; then for name in em-plain em-baseline; do warm_up "$name" plain; done; fi
   warm_up ceiling-file file
 
   # Small JSON: the ceiling, espressomartini, and espressomartini with the access log. Were all the
@@ -476,6 +606,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
   sleep 0.5   # the log is written from a background thread
   record_value "$round" em-10-info access_log_lines $(($(wc -l < "${LOG[em-10-info]}") - lines))
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
+  # This build against the baseline, the small JSON on the plain tree.
+  [[ -n $BASELINE_BINARY ]] && compare "$round" plain "$CONNECTIONS" $(in_order "$round" em-plain em-baseline)
   # Deciding by variants against the static answer, in the same server: hello again (as `static`), the
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body, a
   # templated JSON body with three values from the request, the small JSON with a session header.
@@ -498,10 +630,15 @@ for ((round = 1; round <= ROUNDS; round++)); do
     alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
   done
 
+  # The journal, with the other servers of the round stopped: counting is CPU work on every core.
+  stop_round_servers
+  journal_round "$round"
   stop_round_servers
   runaway_check "$round"
   rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
 done
+
+rm -rf "$IMPORTS"
 
 # ------------------------------------------------------------------------------------------- report
 report=$RESULTS/$STAMP.md
@@ -515,6 +652,7 @@ python3 "$HERE/report.py" "$RAW" \
   "settings=$ROUNDS round(s); per comparison, $SLICES slices per server, alternating, of wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency (-c$FILE_CONNECTIONS for the file)" \
   "wall=$SECONDS" \
   "nginx=$([[ -n $NGINX ]] && "$NGINX" -v 2>&1 | sed 's/.*: //')" \
+  "baseline=$([[ -n $BASELINE_BINARY ]] && echo "$BASELINE ($("$BASELINE_BINARY" --version 2>/dev/null | head -1))")" \
   > "$report" || die "bench/report.py failed; the raw numbers are in $RAW"
 cp "$RAW" "$RESULTS/$STAMP.jsonl"
 cat "$report"

@@ -1,8 +1,8 @@
 #ifndef ESPRESSOMARTINI_CYAML_SHIM_H
 #define ESPRESSOMARTINI_CYAML_SHIM_H
 // libyaml's types (Debian's libyaml-dev), and nothing to link: espressomartini loads libyaml-0.so.2 with
-// dlopen the first time a script's request has a YAML body (EspressoMartiniScripting/YAMLLibrary.swift),
-// so a server that never meets one does not map it.
+// dlopen the first time it reads YAML (EspressoMartiniYAML/YAMLReader.swift: a script's YAML body, a
+// description `import openapi` reads), so a server that never meets YAML does not map it.
 #include <yaml.h>
 
 typedef int (*EMYAMLParserInitialize)(yaml_parser_t *parser);

@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import EspressoMartini
+import EspressoMartiniYAML
 
 /// A part of the request object scripts get (doc/scripts.md), made into a JavaScript value when a script
 /// first reads it: a trivial script reads one or two parts, and no part is built, serialized or parsed

@@ -186,6 +186,14 @@ protocol RequestHandler: AnyObject, Sendable {
 /// `RequestHandler`, with suspend and resume allowed.
 final class HTTPDaemon: @unchecked Sendable {
     private let raw: OpaquePointer
+    /// What libmicrohttpd's callbacks are given as their context: a class of known type, so that a callback
+    /// reaches the handler without a dynamic cast (a cast to the protocol cost each call a conformance lookup).
+    private final class HandlerBox {
+        /// Not retained: the handler (the server) outlives its daemon.
+        unowned(unsafe) let handler: any RequestHandler
+        init(_ handler: any RequestHandler) { self.handler = handler }
+    }
+    private let box: HandlerBox
 
     /// Starts on `socket` (taken over), with `threads` threads; `tlsCertificateCallback` (a GnuTLS
     /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
@@ -195,8 +203,9 @@ final class HTTPDaemon: @unchecked Sendable {
     ) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        // Unretained: the handler (the server) outlives its daemon.
-        let context = Unmanaged.passUnretained(handler as AnyObject).toOpaque()
+        // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
+        box = HandlerBox(handler)
+        let context = Unmanaged.passUnretained(box).toOpaque()
         guard let raw = em_start_daemon(
             flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit),
             Self.accessHandler, Self.completedHandler, Self.requestStartHandler, context, tlsCertificateCallback
@@ -220,8 +229,8 @@ final class HTTPDaemon: @unchecked Sendable {
         MHD_is_feature_supported(.FEATURE_TLS) == .YES && MHD_is_feature_supported(.FEATURE_HTTPS_CERT_CALLBACK) == .YES
     }
 
-    private static func handler(_ cls: UnsafeMutableRawPointer) -> RequestHandler {
-        Unmanaged<AnyObject>.fromOpaque(cls).takeUnretainedValue() as! RequestHandler
+    private static func handler(_ cls: UnsafeMutableRawPointer) -> any RequestHandler {
+        Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue().handler
     }
 
     // The C callbacks, on libmicrohttpd's threads: `cls` is the handler, `con_cls` holds a retained

@@ -89,6 +89,8 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         guard let daemon else { return }
         if let listener = daemon.quiesce() { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
+        // Script calls not yet started are answered 503 now; running ones finish within their timeout.
+        sender.scripts.stop()
         waitUntilDrained(for: grace)
         sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))
         waitUntilDrained(for: .seconds(1))
@@ -148,10 +150,11 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
             return sender.send(suspended.decision, answering: suspended.request, state: state, on: connection)
         }
         let knownMethod = HTTPMethod(requestMethod: method)
+        let keepsBody = state.bodySize > 0 && (state.exchangeReadsBody || (journal != nil && Self.isAdminPath(url)))
         let request = Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
             rawQuery: state.query, headers: connection.headers,
-            body: state.exchangeReadsBody && state.bodySize > 0 ? state.body : nil, bodySize: state.bodySize, session: state.session
+            body: keepsBody ? state.body : nil, bodySize: state.bodySize, session: state.session
         )
         let decision: Decision
         if let refusal = state.sessionRefusal {
@@ -179,6 +182,19 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
               tree.exchangeTree.exchanges[index].readsBody else { return }
         state.exchangeReadsBody = true
         state.bodyLimit = max(state.bodyLimit, VariantConditions.bodyLimit)
+    }
+
+    /// Whether `url` lies under the admin prefix, empty segments skipped as routing skips them: the admin
+    /// API reads the bodies of `requests/count` and `requests/find`, kept as the journal keeps any body.
+    /// Asked only of a request with a body its exchange does not read.
+    private static func isAdminPath(_ url: UnsafePointer<CChar>) -> Bool {
+        var start = url
+        while start.pointee == CChar(UInt8(ascii: "/")) { start += 1 }
+        let prefix = Decider.adminPrefix
+        let length = prefix.utf8CodeUnitCount
+        // strncmp stops at the URL's end, where memcmp could read past it.
+        guard strncmp(start, UnsafeRawPointer(prefix.utf8Start).assumingMemoryBound(to: CChar.self), length) == 0 else { return false }
+        return start[length] == 0 || start[length] == CChar(UInt8(ascii: "/"))
     }
 
     /// Looks the session header up where the connection keeps the headers: a request without it pays this

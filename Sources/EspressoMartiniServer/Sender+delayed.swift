@@ -20,8 +20,8 @@ extension Sender {
         suspended.connection.resume()
     }
 
-    /// Ends every delay now and answers script calls not yet started (shut-down: libmicrohttpd must not stop
-    /// with suspended connections); waits, up to `scriptLimit`, for the running script calls to end.
+    /// Ends every delay now (shut-down: libmicrohttpd must not stop with suspended connections); waits, up
+    /// to `scriptLimit`, for the running script calls to end (the engine, stopped, starts no more).
     func resumeAll(scriptLimit: Duration) {
         scripts.stop()
         let deadline = ContinuousClock.now + scriptLimit

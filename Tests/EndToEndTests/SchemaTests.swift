@@ -187,9 +187,11 @@ struct SchemaTests {
         .init("a variant after one without when", .exchange, #"{"variants": [{"responses": {}}, {"when": {"query": {"a": "1"}}, "responses": {}}]}"#, .warning, beyondTheSchema: true),
 
         .init("the empty object", .server, "{}", .clean),
-        .init("every key", .server, #"{"$schema": "x.json", "hostname": "::", "port": 0, "delay": 0.25, "log_level": "debug", "requests_folder": "network-exchanges", "headers": {"X-Mock": "1", "Set-Cookie": ["a=1", "b=2"]}, "admin": false, "watch": false, "connection_timeout": 86400, "connection_limit": 1, "session_header": "X-Test-Run", "max_sessions": 10, "script_timeout": 0.5, "script_memory": 256, "environment": {"any": "thing"}}"#, .clean),
+        .init("every key", .server, #"{"$schema": "x.json", "hostname": "::", "port": 0, "delay": 0.25, "log_level": "debug", "requests_folder": "network-exchanges", "headers": {"X-Mock": "1", "Set-Cookie": ["a=1", "b=2"]}, "admin": false, "watch": false, "connection_timeout": 86400, "connection_limit": 1, "session_header": "X-Test-Run", "max_sessions": 10, "script_timeout": 0.5, "script_memory": 256, "journal_size": 1000000, "environment": {"any": "thing"}}"#, .clean),
         .init("a session header that is no header name", .server, #"{"session_header": "X Run"}"#, .error),
         .init("max_sessions of 0", .server, #"{"max_sessions": 0}"#, .error),
+        .init("journal_size over a million", .server, #"{"journal_size": 1000001}"#, .error),
+        .init("journal_size as a string", .server, #"{"journal_size": "5000"}"#, .error),
         .init("logLevel in mixed case", .server, #"{"logLevel": "Warning", "port": 65535}"#, .clean),
         .init("an unknown key", .server, #"{"hostnme": "0.0.0.0"}"#, .warning),
         .init("$schema that is no string", .server, #"{"$schema": false}"#, .warning),

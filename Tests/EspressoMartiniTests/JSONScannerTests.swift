@@ -17,7 +17,16 @@ import Testing
         "{\"a\": 1} x", "\u{FEFF}{}",
         String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000),
         String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
-    ]
+        // Long strings, read eight bytes at a time: what needs a look, at every place in a word.
+        #"{"customer": {"tier": "gold-and-then-some-more", "note": "0123456789abcdef\"quoted\" and \\ more"}}"#,
+        #"{"customer": {"tier": "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e, \u00fcber-long text"}, "x": "\ud83d\ude00\ud83d\ude00 emoji"}"#,
+        "{\"customer\": {\"tier\": \"café crème brûlée, über-long text 😀😀\"}}",
+        "{\"customer\": {\"tier\": \"abcdefghijk\u{1}lmnop\"}}", "{\"customer\": {\"tier\": \"abcdefghijklmno\u{7F}p\"}}",
+        "{\"customer\": {\"tier\": \"abcdefghijklmn\tp\"}}", "[\"abcdefgh\", \"ijklmnopq\"]",
+    ] + (0..<9).map { offset in "[\"" + String(repeating: "a", count: offset) + "\u{1F}" + String(repeating: "b", count: 9) + "\"]" }
+        + (0..<9).map { offset in "[\"" + String(repeating: "a", count: offset) + "\\\"" + String(repeating: "b", count: 9) + "\"]" }
+        + (0..<9).map { offset in "[\"" + String(repeating: "a", count: offset) + "é" + String(repeating: "b", count: 9) + "\"]" }
+        + (0..<9).map { offset in "[\"" + String(repeating: "a", count: offset) + "\"" + String(repeating: "b", count: 9) + "\"]" }
     static let pointers = ["", "/customer/tier", "/customer", "/items/1/q/0", "/items/01", "/items/2", "/a\"b", "/c~0d/e~1f",
                            "/é", "/😀", "/dup", "/0", "/1", "/7", "/missing", "/customer/tier/x"]
 
@@ -42,6 +51,8 @@ import Testing
                 let range = try #require(located, "\(document.prefix(40).debugDescription) is JSON, yet the scanner refused it")
                 let found: JSONValue? = range.flatMap { try? parser.parse(Array(bytes[$0])).get() }
                 #expect(found == expected, "\(document.prefix(60).debugDescription) at \(text.debugDescription)")
+                let read = range.flatMap { range in bytes.withUnsafeBufferPointer { JSONScanner.value(at: range, in: $0, parser: parser) } }
+                #expect(read == expected, "the value read at \(text.debugDescription) in \(document.prefix(60).debugDescription)")
             }
         }
     }

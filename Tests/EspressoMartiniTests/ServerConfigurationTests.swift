@@ -30,6 +30,7 @@ import Testing
         #expect(configuration.maxSessions == 1000)
         #expect(configuration.scriptTimeout == 1)
         #expect(configuration.scriptMemory == 64)
+        #expect(configuration.journalSize == 1000)
     }
 
     @Test func theDefaultsWithoutAFile() {
@@ -55,6 +56,7 @@ import Testing
               "max_sessions": 20,
               "script_timeout": 0.25,
               "script_memory": 128,
+              "journal_size": 250000,
               "environment": "staging"
             }
             """)
@@ -67,6 +69,7 @@ import Testing
         expected.requestsFolder = "/srv/mocks"
         expected.scriptTimeout = 0.25
         expected.scriptMemory = 128
+        expected.journalSize = 250_000
         expected.headers = [
             HTTPHeader(name: "X-Env", value: "dev"), HTTPHeader(name: "Vary", value: "Accept"), HTTPHeader(name: "Vary", value: "Origin"),
         ]
@@ -189,6 +192,9 @@ import Testing
         ]),
         .init("max_sessions of 0", #"{"max_sessions": 0}"#, [":1:18: error: 'max_sessions' 0 is out of range; use 1 to 1000000"]),
         .init("max_sessions as a string", #"{"max_sessions": "10"}"#, [":1:18: error: 'max_sessions' must be an integer from 1 to 1000000, found a string"]),
+        .init("journal_size of 0", #"{"journal_size": 0}"#, [":1:18: error: 'journal_size' 0 is out of range; use 1 to 1000000"]),
+        .init("journal_size over a million", #"{"journal_size": 1000001}"#, [":1:18: error: 'journal_size' 1000001 is out of range; use 1 to 1000000"]),
+        .init("journal_size as a number", #"{"journal_size": 1e4}"#, [":1:18: error: 'journal_size' must be an integer from 1 to 1000000, found a number"]),
         .init("negative delay", #"{"delay": -1}"#, [":1:11: error: 'delay' must not be negative; use 0 or more seconds"]),
         .init("a delay range", #"{"delay": {"min": 1, "max": 2}}"#, [
             #":1:11: error: the global 'delay' is one number of seconds; a range {"min", "max"} is taken by a response's own 'delay' only"#,

@@ -2,7 +2,8 @@
 # Does `make run` install every Debian package the example tree needs at run time? The binary links few
 # libraries and loads others with dlopen only when a tree needs them (JavaScriptCore for scripts, libyaml
 # for a YAML body), so a machine that has run `make test` has them all and cannot tell. This check serves the
-# example tree with BINARY, makes it load what it loads for the tree's scripts and a YAML body, lists the
+# example tree with BINARY, makes it load what it loads for the tree's scripts and a YAML body (and imports a YAML
+# OpenAPI description, which needs the same libyaml), lists the
 # shared libraries mapped into the process, and fails for each one whose Debian package `make run` does not
 # install (named in its package lists, or pulled in by one of them, or part of every Debian system).
 # Usage: check-run-packages.sh BINARY   (from the repository root; needs dpkg and apt-cache)
@@ -35,6 +36,10 @@ status() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
   || { echo "check-run-packages: POST /api/v1/session did not log in"; exit 1; }
 yaml_status=$(status -H 'Content-Type: application/yaml' --data-binary $'id: espresso-cup\nquantity: 2\n' "$url/api/v1/me/cart")
 [ "$yaml_status" = 200 ] || { echo "check-run-packages: a YAML cart item got $yaml_status, not 200"; exit 1; }
+
+# `import openapi` reads a YAML description with the same libyaml, loaded the same way.
+"$binary" import openapi Tests/OpenAPI/Fixtures/oai/v3.0/petstore.yaml --requests-folder "$work/imported" > /dev/null 2> "$work/import-err" \
+  || { echo "check-run-packages: import openapi of a YAML description failed:"; cat "$work/import-err"; exit 1; }
 
 # Every shared library mapped, by package; the Swift toolchain's own (a debug build's runtime) are the
 # toolchain's business, not apt's.

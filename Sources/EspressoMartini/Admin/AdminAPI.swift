@@ -1,5 +1,6 @@
 /// The admin API under `/__espressomartini` (§5): health, exchanges with live call counts, reset, reload,
-/// the request journal and explanations (§15). A decision maker of its own: JSON in and out, never journaled, never delayed.
+/// the request journal, counting and finding requests, and explanations (§15). A decision maker of its own:
+/// JSON in and out, never journaled, never delayed.
 public struct AdminAPI: Sendable {
     private struct Endpoint: Sendable {
         let allowed: [HTTPMethod]
@@ -11,14 +12,16 @@ public struct AdminAPI: Sendable {
         "exchanges": Endpoint(allowed: [.get, .head]) { api, request, tree, _ in api.exchangeList(request, tree) },
         "reset": Endpoint(allowed: [.post]) { api, request, tree, _ in api.reset(request, tree) },
         "reload": Endpoint(allowed: [.post]) { api, _, _, _ in api.reload() },
-        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, _, _ in api.requests(request) },
+        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, tree, decider in api.requests(request, tree, decider) },
+        "requests/count": Endpoint(allowed: [.post]) { api, request, _, decider in api.count(request, decider) },
+        "requests/find": Endpoint(allowed: [.post]) { api, request, tree, decider in api.find(request, tree, decider) },
         "explain": Endpoint(allowed: [.get, .head]) { api, request, tree, decider in api.explain(request, tree, decider) },
         "cache": Endpoint(allowed: [.get, .head, .delete]) { api, request, _, _ in api.cache(request) },
     ]
 
-    private let service: TreeService
-    private let journal: RequestJournal
-    private let globalHeaders: [HTTPHeader]
+    let service: TreeService
+    let journal: RequestJournal
+    let globalHeaders: [HTTPHeader]
 
     public init(service: TreeService, journal: RequestJournal) {
         self.service = service
@@ -30,7 +33,7 @@ public struct AdminAPI: Sendable {
     /// explains. `reload` blocks for the load.
     public func answer(_ request: Request, tree: ServingTree, decider: Decider) -> GeneratedAnswer {
         let segments = request.segments.segments
-        guard segments.count == 2, let endpoint = Self.endpoints[segments[1]] else {
+        guard let endpoint = Self.endpoints[Self.endpointName(segments)] else {
             let known = Self.endpoints.keys.sorted().joined(separator: ", ")
             return .error(404, "no admin endpoint /\(segments.joined(separator: "/")); known: \(known)", globalHeaders: globalHeaders)
         }
@@ -43,9 +46,12 @@ public struct AdminAPI: Sendable {
 
     /// The methods the admin endpoint `request` names answers; nil for a path that names none.
     func allowedMethods(for request: Request) -> [HTTPMethod]? {
-        let segments = request.segments.segments
-        guard segments.count == 2 else { return nil }
-        return Self.endpoints[segments[1]]?.allowed
+        Self.endpoints[Self.endpointName(request.segments.segments)]?.allowed
+    }
+
+    /// `requests/count` for `/__espressomartini/requests/count`.
+    private static func endpointName(_ segments: [String]) -> String {
+        segments.dropFirst().joined(separator: "/")
     }
 
     private func health(_ tree: ServingTree) -> GeneratedAnswer {
@@ -56,7 +62,7 @@ public struct AdminAPI: Sendable {
     }
 
     /// `?session=NAME`: the session named, or nil for the default one (no such parameter).
-    private static func sessionName(_ request: Request) -> String? {
+    static func sessionName(_ request: Request) -> String? {
         request.queryParameters.first(named: "session")
     }
 
@@ -130,17 +136,6 @@ public struct AdminAPI: Sendable {
             let errors = diagnostics.errors.map { JSONValue.string($0.description) }
             return .json(422, .object([JSONMember(key: "errors", value: .array(errors))]), globalHeaders: globalHeaders)
         }
-    }
-
-    /// The whole journal; with `session=NAME`, only that session's requests.
-    private func requests(_ request: Request) -> GeneratedAnswer {
-        let named = Self.sessionName(request)
-        if request.knownMethod == .delete {
-            if let named { journal.clear(session: named) } else { journal.clear() }
-            return .empty(204, globalHeaders: globalHeaders)
-        }
-        let entries = named.map { name in journal.entries.filter { $0.session == name } } ?? journal.entries
-        return .json(200, .array(entries.map(\.json)), globalHeaders: globalHeaders)
     }
 
     /// The default session's cache; with `session=NAME`, that session's (empty for a session not kept).

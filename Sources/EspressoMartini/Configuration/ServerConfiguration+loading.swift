@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -14,19 +14,9 @@ extension ServerConfiguration {
             diagnostics.error(file, nil, "the configuration file \(problem); create it or pass another --configuration")
             return (configuration, diagnostics)
         }
-        let document: JSONValue
-        switch parser.parse(bytes) {
-        case .failure(let syntax):
-            diagnostics.error(file, syntax.position, syntax.message)
-            return (configuration, diagnostics)
-        case .success(let value):
-            document = value
-        }
-        let map = JSONSourceMap(bytes)
-        guard case .object(let members) = document else {
-            diagnostics.error(file, map.value([]), "the server configuration must be a JSON object, found \(document.kindName)")
-            return (configuration, diagnostics)
-        }
+        guard let (members, map) = parser.object(bytes, file: file, into: &diagnostics, notAnObject: {
+            "the server configuration must be a JSON object, found \($0)"
+        }) else { return (configuration, diagnostics) }
 
         for member in members {
             let path = [member.key]
@@ -110,14 +100,14 @@ extension ServerConfiguration {
                     continue
                 }
                 configuration.sessionHeader = name
-            case "max_sessions":
+            case "max_sessions", "journal_size":
                 let range = 1...1_000_000
                 guard case .integer(let number) = member.value else { wrongType("an integer from \(range.lowerBound) to \(range.upperBound)"); continue }
                 guard range.contains(Int(number)) else {
-                    diagnostics.error(file, at, "'max_sessions' \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)")
+                    diagnostics.error(file, at, "'\(member.key)' \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)")
                     continue
                 }
-                configuration.maxSessions = Int(number)
+                if member.key == "max_sessions" { configuration.maxSessions = Int(number) } else { configuration.journalSize = Int(number) }
             case "script_timeout":
                 guard let seconds = member.value.numberValue else { wrongType("a number of seconds from 0.01 to 3600"); continue }
                 guard seconds >= 0.01, seconds <= 3600 else {

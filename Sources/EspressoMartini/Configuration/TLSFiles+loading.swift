@@ -4,7 +4,7 @@ extension TLSFiles {
     /// Reads the `tls` member of a server configuration, `{"certificate": FILE, "key": FILE}`, with both
     /// paths resolved against `folder`. Every problem is reported; nil when there was one.
     static func parse(
-        _ value: JSONValue, at path: [String], file: String, folder: String, map: JSONSourceMap, into diagnostics: inout Diagnostics
+        _ value: JSONValue, at path: [String], file: String, folder: String, map: some JSONPositions, into diagnostics: inout Diagnostics
     ) -> TLSFiles? {
         guard case .object(let members) = value else {
             diagnostics.error(file, map.value(path), "'tls' must be an object {\"certificate\": FILE, \"key\": FILE}, found \(value.kindName)")

@@ -8,45 +8,68 @@ struct JSONScanner {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// The pointer's reference tokens; a value is on the pointer's way at level `l` when the first `l`
+    /// tokens led to it (`offPath` when they did not).
+    private let tokens: [String]
     /// Keys with escapes are compared once decoded, by the parser.
     private let parser: any JSONParser
     private(set) var found: Range<Int>?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) {
+    private static let offPath = -1
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, tokens: [String], parser: any JSONParser) {
         self.bytes = bytes
+        self.tokens = tokens
         self.parser = parser
     }
 
     /// Where the value at `tokens` lies in `bytes` (nil inside when nothing is there); nil when `bytes` is
     /// not one JSON value. With duplicate keys, the first one counts.
     static func locate(_ tokens: [String], in bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) -> Range<Int>?? {
-        var scanner = JSONScanner(bytes, parser: parser)
+        var scanner = JSONScanner(bytes, tokens: tokens, parser: parser)
         scanner.skipWhitespace()
-        guard scanner.value(path: tokens[...], depth: 0) else { return nil }
+        guard scanner.value(level: 0, depth: 0) else { return nil }
         scanner.skipWhitespace()
         guard scanner.index == bytes.count else { return nil }
         return .some(scanner.found)
     }
 
-    /// Scans one value; `path` is what remains of the pointer below it (nil: not on the pointer's way).
-    private mutating func value(path: ArraySlice<String>?, depth: Int) -> Bool {
+    /// The value `locate` found at `range` of `bytes`: a string without escapes and `true`, `false` and
+    /// `null` read here (the scan has checked them), anything else by `parser`. Nil when it cannot be read.
+    static func value(at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) -> JSONValue? {
+        let found = UnsafeBufferPointer(rebasing: bytes[range])
+        switch found.first {
+        case UInt8(ascii: "\""):
+            let content = found.dropFirst().dropLast()
+            guard content.contains(UInt8(ascii: "\\")) else { return .string(String(decoding: content, as: UTF8.self)) }
+        case UInt8(ascii: "t"): return .bool(true)
+        case UInt8(ascii: "f"): return .bool(false)
+        case UInt8(ascii: "n"): return .null
+        default: break
+        }
+        guard case .success(let value) = parser.parse(Array(found)) else { return nil }
+        return value
+    }
+
+    /// Scans one value, on the pointer's way at `level` (or `offPath`).
+    private mutating func value(level: Int, depth: Int) -> Bool {
         guard depth < Self.depthLimit, index < bytes.count else { return false }
         let start = index
         let ok: Bool
         switch bytes[index] {
-        case UInt8(ascii: "{"): ok = object(path: path, depth: depth)
-        case UInt8(ascii: "["): ok = array(path: path, depth: depth)
+        case UInt8(ascii: "{"): ok = object(level: level, depth: depth)
+        case UInt8(ascii: "["): ok = array(level: level, depth: depth)
         case UInt8(ascii: "\""): ok = string() != nil
         case UInt8(ascii: "t"): ok = literal("true")
         case UInt8(ascii: "f"): ok = literal("false")
         case UInt8(ascii: "n"): ok = literal("null")
         default: ok = number()
         }
-        if ok, path?.isEmpty == true { found = start..<index }
+        if ok, level == tokens.count { found = start..<index }
         return ok
     }
 
-    private mutating func object(path: ArraySlice<String>?, depth: Int) -> Bool {
+    private mutating func object(level: Int, depth: Int) -> Bool {
         index += 1
         skipWhitespace()
         if peek(UInt8(ascii: "}")) { index += 1; return true }
@@ -57,12 +80,12 @@ struct JSONScanner {
             guard peek(UInt8(ascii: ":")) else { return false }
             index += 1
             skipWhitespace()
-            var below: ArraySlice<String>?
-            if let path, let token = path.first, !matched, keyEquals(key, token) {
-                below = path.dropFirst()
+            var below = Self.offPath
+            if !matched, level != Self.offPath, level < tokens.count, keyEquals(key, level) {
+                below = level + 1
                 matched = true
             }
-            guard value(path: below, depth: depth + 1) else { return false }
+            guard value(level: below, depth: depth + 1) else { return false }
             skipWhitespace()
             if peek(UInt8(ascii: "}")) { index += 1; return true }
             guard peek(UInt8(ascii: ",")) else { return false }
@@ -71,14 +94,14 @@ struct JSONScanner {
         }
     }
 
-    private mutating func array(path: ArraySlice<String>?, depth: Int) -> Bool {
+    private mutating func array(level: Int, depth: Int) -> Bool {
         index += 1
         skipWhitespace()
         if peek(UInt8(ascii: "]")) { index += 1; return true }
-        let wanted = path?.first.flatMap(JSONPointer.arrayIndex)
+        let wanted = level != Self.offPath && level < tokens.count ? JSONPointer.arrayIndex(tokens[level]) : nil
         var position = 0
         while true {
-            guard value(path: position == wanted ? path?.dropFirst() : nil, depth: depth + 1) else { return false }
+            guard value(level: position == wanted ? level + 1 : Self.offPath, depth: depth + 1) else { return false }
             position += 1
             skipWhitespace()
             if peek(UInt8(ascii: "]")) { index += 1; return true }
@@ -94,24 +117,54 @@ struct JSONScanner {
         index += 1
         let start = index
         var escaped = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
+        while true {
+            skipPlainStringBytes()
+            while index < bytes.count, Self.isPlain(bytes[index]) { index += 1 }
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
             case UInt8(ascii: "\""):
-                defer { index += 1 }
-                return (start..<index, escaped)
+                index += 1
+                return (start..<(index - 1), escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
                 guard escape() else { return nil }
-            case 0..<0x20:
-                return nil
             case 0x80...:
                 guard utf8Sequence() else { return nil }
             default:
-                index += 1
+                return nil  // a control character
             }
         }
-        return nil
+    }
+
+    /// Printable ASCII other than `"` and `\`: a string byte that needs no look.
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    /// Skips string bytes that need no look (printable ASCII other than `"` and `\`) eight at a time: most
+    /// of a body is such bytes, and the journal's counts scan thousands of bodies.
+    private mutating func skipPlainStringBytes() {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if Self.mayHaveSpecialByte(word) { return }
+            index += 8
+        }
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether a byte of `word` may be a quote, a backslash, a control character or not ASCII (never false
+    /// when one is; a byte-by-byte look settles it).
+    @inline(__always)
+    private static func mayHaveSpecialByte(_ word: UInt64) -> Bool {
+        // A byte below n sets its high bit in (word - n·ones) & ~word (n ≤ 128); a zero byte is one below 1.
+        func hasByteBelow(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highBits != 0 }
+        return word & highBits != 0 || hasByteBelow(word, 0x20) || hasByteBelow(word ^ (ones &* 0x22), 1)
+            || hasByteBelow(word ^ (ones &* 0x5C), 1)
     }
 
     /// One escape from its backslash: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`, or `\uXXXX` (a surrogate
@@ -214,8 +267,17 @@ struct JSONScanner {
         return true
     }
 
-    private func keyEquals(_ key: (content: Range<Int>, escaped: Bool), _ token: String) -> Bool {
-        guard key.escaped else { return bytes[key.content].elementsEqual(token.utf8) }
+    /// Whether `key` is the pointer's token at `level`.
+    private func keyEquals(_ key: (content: Range<Int>, escaped: Bool), _ level: Int) -> Bool {
+        let token = tokens[level]
+        guard key.escaped else {
+            var token = token
+            return token.withUTF8 { token in
+                guard token.count == key.content.count else { return false }
+                for offset in 0..<token.count where token[offset] != bytes[key.content.lowerBound + offset] { return false }
+                return true
+            }
+        }
         let quoted = Array(bytes[(key.content.lowerBound - 1)..<(key.content.upperBound + 1)])
         guard case .success(.string(let decoded)) = parser.parse(quoted) else { return false }
         return decoded == token

@@ -22,6 +22,12 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// An object's member by key (the first of that key); nil when there is none or this is no object.
+    public func member(_ key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
     /// A number of either kind, as a Double.
     public var numberValue: Double? {
         switch self {

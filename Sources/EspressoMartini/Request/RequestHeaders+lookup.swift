@@ -7,14 +7,10 @@ extension RequestHeaders {
             var found: String?
             forEach { candidate, value in
                 guard found == nil, candidate.count == wanted.count else { return }
-                for index in 0..<wanted.count where Self.lowercased(candidate[index]) != Self.lowercased(wanted[index]) { return }
+                for index in 0..<wanted.count where candidate[index].lowercasedASCII != wanted[index].lowercasedASCII { return }
                 found = String(decoding: value, as: UTF8.self)
             }
             return found
         }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

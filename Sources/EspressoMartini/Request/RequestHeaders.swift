@@ -57,11 +57,7 @@ public struct RequestHeaders: Sendable {
 
     private static func name(_ name: UnsafeBufferPointer<UInt8>, equalsLowercased wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard name.count == wanted.count else { return false }
-        for index in 0..<name.count {
-            let byte = name[index]
-            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if lowered != wanted[index] { return false }
-        }
+        for index in 0..<name.count where name[index].lowercasedASCII != wanted[index] { return false }
         return true
     }
 
@@ -75,7 +71,9 @@ public struct RequestHeaders: Sendable {
         }
     }
 
-    /// Appends one header as `name NUL value NUL`.
+    /// Appends one header as `name NUL value NUL`. Inlinable, so that a server's call is specialised for
+    /// its bytes (unspecialised, each append looked up generic metadata at run time).
+    @inlinable
     public static func pack(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, into packed: inout [UInt8]) {
         packed.append(contentsOf: name)
         packed.append(0)

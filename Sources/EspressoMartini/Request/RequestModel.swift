@@ -38,13 +38,18 @@ public final class RequestModel: VariantInput, @unchecked Sendable {
         return bodyJSON.flatMap(GraphQLOperation.selected(inRequestBody:))
     }()
 
-    /// The values found at each pointer asked so far (the body scanned, not built, once per pointer).
-    private var bodyJSONValues: [String: JSONValue??] = [:]
+    /// The values found at each pointer asked so far (the body scanned, not built, once per pointer): the
+    /// first one here, others in a short list, since conditions mostly ask about one pointer.
+    private var firstBodyJSONValue: (pointer: String, value: JSONValue??)?
+    private var bodyJSONValues: [(pointer: String, value: JSONValue??)] = []
 
     /// Scans the body for the value at `pointer` without building the document (`JSONScanner`), parsing
     /// only the value found; the whole document is built only when `bodyJSON` is asked for.
     public func bodyJSON(at pointer: JSONPointer) -> JSONValue?? {
-        if let known = bodyJSONValues[pointer.text] { return known }
+        if let first = firstBodyJSONValue {
+            if first.pointer == pointer.text { return first.value }
+            if let known = bodyJSONValues.first(where: { $0.pointer == pointer.text }) { return known.value }
+        }
         let value: JSONValue??
         if let built = builtBodyJSON {
             value = built.map { pointer.value(in: $0) }
@@ -53,14 +58,11 @@ public final class RequestModel: VariantInput, @unchecked Sendable {
         } else {
             value = request.body!.withUnsafeBufferPointer { bytes in
                 JSONScanner.locate(pointer.tokens, in: bytes, parser: parser).map { range in
-                    range.flatMap { range in
-                        guard case .success(let found) = parser.parse(Array(bytes[range])) else { return nil }
-                        return found
-                    }
+                    range.flatMap { JSONScanner.value(at: $0, in: bytes, parser: parser) }
                 }
             }
         }
-        bodyJSONValues[pointer.text] = value
+        if firstBodyJSONValue == nil { firstBodyJSONValue = (pointer.text, value) } else { bodyJSONValues.append((pointer.text, value)) }
         return value
     }
 

@@ -3,12 +3,19 @@ extension RoutePattern {
     /// the same bytes, `{name}`/`:name`/`*` any one segment, `**` one or more last ones. The trie answers
     /// requests; this says which other routes match too, for `explain`.
     public func matches(_ path: [String]) -> Bool {
-        for (position, segment) in segments.enumerated() {
-            if case .catchAll = segment { return path.count > position }
-            guard position < path.count else { return false }
-            if let text = segment.literalText, !text.utf8.elementsEqual(path[position].utf8) { return false }
+        matches(RequestPath("/" + path.joined(separator: "/")))
+    }
+
+    /// The same on a request path, read in place: the journal's filters ask it of every entry.
+    public func matches(_ path: RequestPath) -> Bool {
+        path.withSegments { path in
+            for (position, segment) in segments.enumerated() {
+                if case .catchAll = segment { return path.count > position }
+                guard position < path.count else { return false }
+                if let text = segment.literalText, !text.utf8.elementsEqual(path[position]) { return false }
+            }
+            return path.count == segments.count
         }
-        return path.count == segments.count
     }
 
     /// Whether this route wins over `other` when both match a path (§4): at the first position where

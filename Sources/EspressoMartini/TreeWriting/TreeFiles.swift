@@ -9,8 +9,10 @@ import Darwin
 /// Nothing is synced to disk: the point is that a loader running meanwhile (the watcher of a server) never
 /// reads half a file, not that a power cut keeps it.
 enum TreeFiles {
-    /// Creates `path` and the folders above it that are missing.
+    /// Creates `path` and the folders above it that are missing. Tries `path` alone first: the folders above it
+    /// are usually there already (made for the exchanges written before), and one `mkdir` settles it.
     static func makeFolders(_ path: String) throws(TreeWritingError) {
+        if mkdir(path, 0o755) == 0 || (errno == EEXIST && FileSystem.kind(of: path) == .directory) { return }
         var built = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             built = FileSystem.join(built, String(component))

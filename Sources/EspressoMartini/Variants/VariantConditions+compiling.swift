@@ -47,7 +47,7 @@ extension VariantConditions {
             case "graphql":
                 compileGraphQL(member.value, at: path)
             default:
-                var message = "unknown condition '\(member.key)'; 'when' takes \(Self.list(VariantConditions.keys))"
+                var message = "unknown condition '\(member.key)'; 'when' takes \(VariantConditions.list(VariantConditions.keys))"
                 if let suggestion = Suggestion.closest(to: member.key, among: VariantConditions.keys) { message += "; did you mean '\(suggestion)'?" }
                 diagnostics.error(file, map.key(path), message)
             }
@@ -75,7 +75,7 @@ extension VariantConditions {
             guard !pathCaptures.contains(name) else { return true }
             let captures = pathCaptures.isEmpty
                 ? "it captures nothing; name a folder {\(name)} or :\(name) to capture it"
-                : "it captures \(Self.list(pathCaptures))"
+                : "it captures \(VariantConditions.list(pathCaptures))"
             diagnostics.error(file, map.key(path), "the route does not capture '\(name)': \(captures)")
             return false
         }
@@ -126,12 +126,12 @@ extension VariantConditions {
         private mutating func matcher(_ value: JSONValue, at path: [String], in context: Matcher.Context) -> Matcher? {
             Matcher.compile(value, at: path, in: context, file: file, map: map, into: &diagnostics)
         }
+    }
 
-        /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
-        static func list(_ words: [String]) -> String {
-            let items = words.map { "'\($0)'" }
-            guard items.count > 1 else { return items.first ?? "" }
-            return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
-        }
+    /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+    static func list(_ words: [String]) -> String {
+        let items = words.map { "'\($0)'" }
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
     }
 }

@@ -15,9 +15,13 @@ public struct VariantConditions: Sendable {
     /// Whether some condition needs the request's body.
     public var readsBody: Bool { conditions.contains { $0.readsBody } }
 
-    /// Whether every condition holds. Builds no message: the per-request path.
+    /// Whether every condition holds. Builds no message: the per-request path, and the journal's per entry,
+    /// so the conditions are read in place rather than copied out one by one.
     public func holds(for request: some VariantInput) -> Bool {
-        conditions.allSatisfy { $0.holds(for: request) }
+        conditions.withUnsafeBufferPointer { conditions in
+            for index in conditions.indices where !conditions[index].holds(for: request) { return false }
+            return true
+        }
     }
 
     /// Nil when every condition holds; else the first failing condition's message

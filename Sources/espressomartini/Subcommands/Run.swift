@@ -138,7 +138,7 @@ struct Run: Command {
         )
         // Everything the server uses, made here.
         let service = TreeService(tree: tree, configuration: configuration, loader: loader, logger: logger, observer: observer)
-        let journal = configuration.admin ? RequestJournal() : nil
+        let journal = configuration.admin ? RequestJournal(capacity: configuration.journalSize) : nil
         let decider = Decider(
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
             templates: TemplateEnvironment(cache: service.cache)

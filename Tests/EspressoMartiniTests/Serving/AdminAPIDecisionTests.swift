@@ -36,7 +36,7 @@ import Testing
         ("POST", "/__espressomartini/reset?method=GET", #"admin 400 {"error":"give both 'method' and 'route' to reset one exchange, or neither to reset all"}"#),
         ("POST", "/__espressomartini/reset?method=GET&route=/nowhere", #"admin 404 {"error":"no exchange GET /nowhere to reset"}"#),
         ("GET", "/__espressomartini/reset", #"admin 405 {"error":"use POST for /__espressomartini/reset"}"#),
-        ("GET", "/__espressomartini/nothing", #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, explain, health, reload, requests, reset"}"#),
+        ("GET", "/__espressomartini/nothing", #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#),
         ("POST", "/__espressomartini/reset", "admin 204 "),
     ])
     func answers(_ method: String, _ target: String, _ expected: String) throws {

@@ -6,7 +6,7 @@ import Logging
 /// are made and checked in-process, without a socket.
 struct DeciderFixture {
     let service: TreeService
-    let journal = RequestJournal()
+    let journal: RequestJournal
     let decider: Decider
 
     /// `files` are relative to the requests folder (`users/{id}/GET/configuration.json`); `folders` too.
@@ -19,6 +19,7 @@ struct DeciderFixture {
         guard let tree else { throw FixtureError(description: diagnostics.all.map(\.description).joined(separator: "\n")) }
         var configuration = configuration
         configuration.requestsFolder = "/nonexistent"
+        journal = RequestJournal(capacity: configuration.journalSize)
         service = TreeService(tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"))
         decider = Decider(
             configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal) : nil,
@@ -31,13 +32,16 @@ struct DeciderFixture {
     }
 
     /// Decides as the server would, in the session named `session` (nil: the default one), and journals
-    /// the request as the server does (admin requests aside).
-    func decide(_ method: String, _ target: String, headers: [HTTPHeader] = [], session: String? = nil) -> Decision {
+    /// the request as the server does (admin requests aside), with its first `JournalEntry.bodyLimit` bytes.
+    func decide(_ method: String, _ target: String, headers: [HTTPHeader] = [], body: String? = nil, session: String? = nil) -> Decision {
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
-        var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers))
+        let bytes = body.map { Array($0.utf8) }
+        var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: bytes)
         request.session = session.map { service.sessions.session(named: $0) }
         let decision = decider.decide(request, tree: service.tree)
-        if !decision.isAdmin { journal.record(request, answeredBy: decision, body: [], bodySize: 0) }
+        if !decision.isAdmin {
+            journal.record(request, answeredBy: decision, body: Array((bytes ?? []).prefix(JournalEntry.bodyLimit)), bodySize: bytes?.count ?? 0)
+        }
         return decision
     }
 }

@@ -2,15 +2,25 @@ import CYAML
 import EspressoMartini
 import Glibc
 
-/// Reads a YAML body (`request.bodyYAML`, doc/scripts.md) into a JSON value with libyaml, loaded with `dlopen` the
-/// first time: mappings become objects (keys as text), sequences arrays, plain scalars `null`, booleans,
-/// integers and numbers as YAML 1.2's core schema says (`~`, `true`, `0x1F`, `1.5e3`; `.inf`, which JSON
-/// cannot hold, stays text), any
-/// quoted or block scalar text; an alias repeats its anchor's value. The first document only. Nil when
-/// the body is not YAML, the library is missing, or the document grows past `nodeLimit` values (aliases
-/// can make a small text huge).
+/// Reads YAML into a JSON value with libyaml, loaded with `dlopen` the first time (so a process that never
+/// reads YAML does not map it): mappings become objects (keys as text), sequences arrays, plain scalars
+/// `null`, booleans, integers and numbers as YAML 1.2's core schema says (`~`, `true`, `0x1F`, `1.5e3`;
+/// `.inf`, which JSON cannot hold, stays text), any quoted or block scalar text; an alias repeats its
+/// anchor's value. The first document only. Scripts read YAML bodies with it (`request.bodyYAML`), and
+/// `import openapi` reads descriptions.
 public enum YAMLReader {
-    static let nodeLimit = 100_000
+    /// Values a script's YAML body may hold once aliases are expanded (aliases can make a small text huge).
+    public static let bodyValueLimit = 100_000
+    /// Collections nested in one another at most; deeper documents are refused rather than recursed into.
+    static let depthLimit = 1000
+
+    /// Why a text was not read.
+    public enum Failure: Error, Sendable, Equatable {
+        /// libyaml (`libyaml-0.so.2`) cannot be loaded.
+        case unavailable
+        /// Not YAML, or more than the limits allow: where, and why.
+        case invalid(JSONSyntaxError)
+    }
 
     private struct Library: @unchecked Sendable {
         let initialize: EMYAMLParserInitialize
@@ -21,7 +31,7 @@ public enum YAMLReader {
     }
 
     private static let library: Library? = {
-        guard let handle = dlopen("libyaml-0.so.2", RTLD_NOW | RTLD_LOCAL),
+        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL),
               let initialize = dlsym(handle, "yaml_parser_initialize"), let delete = dlsym(handle, "yaml_parser_delete"),
               let setInput = dlsym(handle, "yaml_parser_set_input_string"), let parse = dlsym(handle, "yaml_parser_parse"),
               let deleteEvent = dlsym(handle, "yaml_event_delete") else { return nil }
@@ -32,28 +42,49 @@ public enum YAMLReader {
         )
     }()
 
+    /// The library's file name, as Debian's `libyaml-0-2` installs it.
+    public static let libraryName = "libyaml-0.so.2"
+
+    /// Whether libyaml can be loaded (loading it now if it is not yet).
+    public static var isAvailable: Bool { library != nil }
+
+    /// A script's YAML body: nil when it is empty, not YAML, the library is missing, or it holds more than
+    /// `bodyValueLimit` values.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        guard let library, !bytes.isEmpty else { return nil }
+        guard !bytes.isEmpty else { return nil }
+        return try? read(bytes, valueLimit: bodyValueLimit).get()
+    }
+
+    /// The first document of `bytes`, or where and why it is not YAML (line and column from 1, as libyaml
+    /// reports them). An empty text is the document `null`.
+    public static func read(_ bytes: [UInt8], valueLimit: Int) -> Result<JSONValue, Failure> {
+        guard let library else { return .failure(.unavailable) }
         var parser = yaml_parser_t()
-        guard library.initialize(&parser) != 0 else { return nil }
+        guard library.initialize(&parser) != 0 else { return .failure(.unavailable) }
         defer { library.delete(&parser) }
         return bytes.withUnsafeBufferPointer { input in
             library.setInput(&parser, input.baseAddress, input.count)
-            var reader = EventReader(library: library, parser: &parser)
-            return reader.document()
+            var reader = EventReader(library: library, parser: &parser, valueLimit: valueLimit)
+            guard let document = reader.document() else { return .failure(.invalid(reader.problem ?? reader.parserProblem())) }
+            return .success(document)
         }
     }
 
     private struct EventReader {
         let library: Library
         let parser: UnsafeMutablePointer<yaml_parser_t>
+        let valueLimit: Int
         /// Each anchor's value and how many values it holds, which an alias adds again.
         var anchors: [String: (value: JSONValue, nodes: Int)] = [:]
         var nodes = 0
+        var depth = 0
+        /// Why reading stopped, when it is not libyaml's own error.
+        var problem: JSONSyntaxError?
 
-        init(library: Library, parser: UnsafeMutablePointer<yaml_parser_t>) {
+        init(library: Library, parser: UnsafeMutablePointer<yaml_parser_t>, valueLimit: Int) {
             self.library = library
             self.parser = parser
+            self.valueLimit = valueLimit
         }
 
         /// The next event, handed to `body` and deleted after; nil at a syntax error.
@@ -64,6 +95,23 @@ public enum YAMLReader {
             return body(&event)
         }
 
+        /// libyaml's account of its error: `did not find expected key (while parsing a block mapping)`.
+        func parserProblem() -> JSONSyntaxError {
+            let state = parser.pointee
+            var message = state.problem.map { String(cString: $0) } ?? "unexpected end of the document"
+            if let context = state.context { message += " (\(String(cString: context)))" }
+            return JSONSyntaxError(position: Self.position(state.problem_mark), message: "invalid YAML: " + message)
+        }
+
+        static func position(_ mark: yaml_mark_t) -> SourcePosition {
+            SourcePosition(line: mark.line + 1, column: mark.column + 1)
+        }
+
+        mutating func stop(at mark: yaml_mark_t, _ message: String) -> JSONValue? {
+            problem = JSONSyntaxError(position: Self.position(mark), message: message)
+            return nil
+        }
+
         mutating func document() -> JSONValue? {
             while let type = next({ $0.type }) {
                 switch type {
@@ -71,20 +119,22 @@ public enum YAMLReader {
                 case YAML_DOCUMENT_START_EVENT:
                     var ended = false
                     return value(ended: &ended)
+                case YAML_STREAM_END_EVENT: return .null
                 default: return nil
                 }
             }
             return nil
         }
 
-        /// The value that starts with the next event; nil at an error, past the node limit, or at the end of
-        /// a collection (then `ended` is set).
+        /// The value that starts with the next event; nil at an error, past a limit, or at the end of a
+        /// collection (then `ended` is set).
         mutating func value(ended: inout Bool) -> JSONValue? {
             nodes += 1
-            guard nodes <= YAMLReader.nodeLimit else { return nil }
             let nodesBefore = nodes - 1
             enum Start { case scalar(JSONValue, anchor: String?), alias(String), sequence(String?), mapping(String?), end, other }
+            var mark = yaml_mark_t()
             guard let start = next({ event -> Start in
+                mark = event.start_mark
                 switch event.type {
                 case YAML_SCALAR_EVENT:
                     let scalar = event.data.scalar
@@ -98,15 +148,19 @@ public enum YAMLReader {
                 default: return .other
                 }
             }) else { return nil }
+            guard nodes <= valueLimit else { return tooManyValues(at: mark) }
             switch start {
             case .scalar(let value, let anchor):
                 if let anchor { anchors[anchor] = (value, 1) }
                 return value
             case .alias(let name):
-                guard let anchored = anchors[name] else { return nil }
+                guard let anchored = anchors[name] else { return stop(at: mark, "invalid YAML: the alias *\(name) names no anchor before it") }
                 nodes += anchored.nodes
-                return nodes <= YAMLReader.nodeLimit ? anchored.value : nil
+                return nodes <= valueLimit ? anchored.value : tooManyValues(at: mark)
             case .sequence(let anchor):
+                guard depth < YAMLReader.depthLimit else { return tooDeep(at: mark) }
+                depth += 1
+                defer { depth -= 1 }
                 var items: [JSONValue] = []
                 while true {
                     var end = false
@@ -119,6 +173,9 @@ public enum YAMLReader {
                 if let anchor { anchors[anchor] = (.array(items), nodes - nodesBefore) }
                 return .array(items)
             case .mapping(let anchor):
+                guard depth < YAMLReader.depthLimit else { return tooDeep(at: mark) }
+                depth += 1
+                defer { depth -= 1 }
                 var members: [JSONMember] = []
                 while true {
                     var end = false
@@ -141,6 +198,14 @@ public enum YAMLReader {
             case .other:
                 return nil
             }
+        }
+
+        mutating func tooManyValues(at mark: yaml_mark_t) -> JSONValue? {
+            stop(at: mark, "the YAML document holds more than \(valueLimit) values once its aliases are expanded")
+        }
+
+        mutating func tooDeep(at mark: yaml_mark_t) -> JSONValue? {
+            stop(at: mark, "the YAML document nests collections more than \(YAMLReader.depthLimit) deep")
         }
 
         static func text(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

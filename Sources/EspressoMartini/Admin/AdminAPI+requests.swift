@@ -1,0 +1,101 @@
+extension AdminAPI {
+    /// How much of a `requests/count` or `requests/find` body the server keeps: what the journal keeps of any body.
+    static let filterBodyLimit = JournalEntry.bodyLimit
+
+    /// `GET requests`: the journal, oldest first, filtered by the query (`method`, `path`, `status`,
+    /// `unmatched=true`, `session`); with `unmatched=true` each entry also lists the routes most like it.
+    /// `DELETE requests`: empties the journal, or with `session=NAME` that session's part.
+    func requests(_ request: Request, _ tree: ServingTree, _ decider: Decider) -> GeneratedAnswer {
+        let query = request.queryParameters
+        if request.knownMethod == .delete {
+            if let other = query.fields.first(where: { $0.name != "session" }) {
+                return .error(400, "DELETE requests empties the journal, or one session's part with 'session'; it takes no '\(other.name)'", globalHeaders: globalHeaders)
+            }
+            if let named = Self.sessionName(request) { journal.clear(session: named) } else { journal.clear() }
+            return .empty(204, globalHeaders: globalHeaders)
+        }
+        switch JournalFilter.parse(query: query) {
+        case .failure(let problem):
+            return .error(400, problem.message, globalHeaders: globalHeaders)
+        case .success(let filter):
+            let entries = filter.matching(journal.snapshot().parts, parser: decider.parser)
+            return .json(200, listing(entries, closestIn: filter.unmatched ? tree : nil), globalHeaders: globalHeaders)
+        }
+    }
+
+    /// `POST requests/count`: `{"count": N, "complete": BOOL}` for the entries the body's filter matches;
+    /// `complete` is false when the journal dropped requests (of that session, with `session=NAME`) since
+    /// it was last emptied, so that the count may be short.
+    func count(_ request: Request, _ decider: Decider) -> GeneratedAnswer {
+        switch postedFilter(request, parser: decider.parser) {
+        case .refused(let answer):
+            return answer
+        case .filter(let filter):
+            let snapshot = journal.snapshot(session: filter.session)
+            let count = filter.count(in: snapshot.parts, parser: decider.parser)
+            return .json(200, .object([
+                JSONMember(key: "count", value: .integer(Int64(count))),
+                JSONMember(key: "complete", value: .bool(snapshot.complete)),
+            ]), globalHeaders: globalHeaders)
+        }
+    }
+
+    /// `POST requests/find`: the entries the body's filter matches, as `GET requests` lists them.
+    func find(_ request: Request, _ tree: ServingTree, _ decider: Decider) -> GeneratedAnswer {
+        switch postedFilter(request, parser: decider.parser) {
+        case .refused(let answer):
+            return answer
+        case .filter(let filter):
+            let entries = filter.matching(journal.snapshot().parts, parser: decider.parser)
+            return .json(200, listing(entries, closestIn: filter.unmatched ? tree : nil), globalHeaders: globalHeaders)
+        }
+    }
+
+    /// The filter a `requests/count` or `requests/find` body gives, with `?session=NAME`; or the `400`
+    /// saying what is wrong (every problem, as a load reports them, positions in the body).
+    private func postedFilter(_ request: Request, parser: any JSONParser) -> PostedFilter {
+        let query = request.queryParameters
+        if let other = query.fields.first(where: { $0.name != "session" }) {
+            let message = "give '\(other.name)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
+            return .refused(.error(400, message, globalHeaders: globalHeaders))
+        }
+        let body = request.body ?? []
+        guard request.bodySize <= body.count else {
+            let message = "the body is \(request.bodySize) bytes; a filter may have \(Self.filterBodyLimit / 1024) KiB at most"
+            return .refused(.error(413, message, globalHeaders: globalHeaders))
+        }
+        let (parsed, diagnostics) = JournalFilter.parse(body: body, parser: parser)
+        guard var filter = parsed else {
+            let errors = diagnostics.errors.map(\.description)
+            return .refused(.json(400, .object([
+                JSONMember(key: "error", value: .string(errors.first ?? "the body is not a filter")),
+                JSONMember(key: "errors", value: .array(errors.map(JSONValue.string))),
+            ]), globalHeaders: globalHeaders))
+        }
+        filter.session = Self.sessionName(request)
+        return .filter(filter)
+    }
+
+    private enum PostedFilter {
+        case filter(JournalFilter)
+        case refused(GeneratedAnswer)
+    }
+
+    /// The entries as JSON; with `tree`, each with `closest`: up to three routes of that tree most like its
+    /// path, as a `404` names them (worked out once per method and path).
+    private func listing(_ entries: [JournalEntry], closestIn tree: ServingTree?) -> JSONValue {
+        guard let tree else { return .array(entries.map(\.json)) }
+        var known: [String: JSONValue] = [:]
+        return .array(entries.map { entry in
+            let key = entry.method + " " + entry.path
+            let closest = known[key] ?? {
+                let routes = tree.exchangeTree.closest(to: RequestPath(entry.path).segments, method: entry.method)
+                let value = JSONValue.array(routes.map { .string("\($0.method.name) \($0.route)") })
+                known[key] = value
+                return value
+            }()
+            guard case .object(let members) = entry.json else { return entry.json }
+            return .object(members + [JSONMember(key: "closest", value: closest)])
+        })
+    }
+}

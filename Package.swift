@@ -22,6 +22,9 @@ let package = Package(
         .systemLibrary(name: "CJavaScriptCore"),
         // libyaml's types, and nothing to link: loaded with dlopen the first time YAML is read.
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
+        // Linux's epoll (in libc, nothing to link), which the Glibc module leaves out: the server watches the
+        // sockets of answers that wait for bytes with it.
+        .systemLibrary(name: "CEpoll"),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -46,7 +49,7 @@ let package = Package(
         // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS"]
+            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll"]
         ),
         // The commands; `run` makes the parser, the script engine, the decider and the server in one place.
         .executableTarget(

@@ -237,6 +237,57 @@ rows += [
      "100 000 vs of 1, after the same requests", "—", entry_bytes(), "—"),
 ]
 
+def stream_value(metric):
+    """the median over the rounds of one of em-streams' figures"""
+    return median(values[("em-streams", metric)].values())
+
+
+def verdict(met):
+    return "" if met is None else "met" if met else "**missed**"
+
+
+def streams_rows():
+    """doc/streams-and-networks.md: em-streams alone on the machine, figures from bench/slow_clients.c"""
+    if not any(server == "em-streams" for server, _ in values) and not any(server == "em-streams" for server, _ in failures):
+        return []
+    f = stream_value
+    late = [f("events_late_p50_ms"), f("events_late_p99_ms"), f("events_late_max_ms")]
+    shown = lambda x, fmt="%.1f": "—" if x is None else fmt % x
+    threads = (f("events_threads_idle"), f("events_threads_max"))
+    memory = (f("events_rss_idle_kib"), f("events_rss_max_kib"))
+    events = (f("events_events"), f("events_expected"))
+    slow = f("slow_seconds_max")
+    many = (f("downloads_seconds_min"), f("downloads_seconds_p50"), f("downloads_seconds_max"))
+    many_threads = (f("downloads_threads_idle"), f("downloads_threads_max"))
+    note = warning("em-streams", "events") + warning("em-streams", "slow") + warning("em-streams", "downloads")
+    missing = lambda *xs: any(x is None for x in xs)
+    return [
+        ("1000 Server-Sent Events streams at once, 10 events 100 ms apart: how late the events come, p50 / p99 / max, ms "
+         "(target p99 ≤ 20 ms)", "—", " / ".join(shown(x) for x in late) + note,
+         verdict(None if late[1] is None else late[1] <= 20)),
+        ("… every event arrived: events / expected", "—", "%s / %s" % (count(events[0]), count(events[1])),
+         verdict(None if missing(*events) else events[0] == events[1])),
+        ("… the streams' first byte (headers) after the request, p50 / p99, ms", "—",
+         "%s / %s" % (shown(f("events_first_byte_p50_ms")), shown(f("events_first_byte_p99_ms"))), "—"),
+        ("… server threads, idle / with 1000 streams open (target ≤ idle + 8)", "—", "%s / %s" % (count(threads[0]), count(threads[1])),
+         verdict(None if missing(*threads) else threads[1] <= threads[0] + 8)),
+        ("… resident memory, idle / with 1000 streams open (target + < 64 MiB)", "—",
+         "%s / %s" % tuple("—" if x is None else mib(x) for x in memory),
+         verdict(None if missing(*memory) else memory[1] - memory[0] < 64 * 1024)),
+        ("… the small JSON asked meanwhile on one connection: requests, p99 ms", "—",
+         "%s, %s" % (count(f("events_probe_requests")), shown(f("events_probe_p99_ms"), "%.2f")),
+         verdict(None if f("events_probe_requests") is None else f("events_probe_requests") > 0 and f("events_probe_errors") == 0)),
+        ("1 MiB file at `\"bandwidth\": \"100KB\"` (100 KiB/s; 10.24 s by arithmetic): seconds (target 10 s ± 5 %)", "—",
+         shown(slow, "%.2f"), verdict(None if slow is None else 9.5 <= slow <= 10.5)),
+        ("500 downloads at once of 256 KiB at 64 KiB/s (4 s each): seconds, fastest / median / slowest", "—",
+         " / ".join(shown(x, "%.2f") for x in many), verdict(None if missing(*many) else many[0] >= 3.8 and many[2] <= 4.2 * 1.05)),
+        ("… server threads, idle / with 500 downloads (target ≤ idle + 8)", "—", "%s / %s" % (count(many_threads[0]), count(many_threads[1])),
+         verdict(None if missing(*many_threads) else many_threads[1] <= many_threads[0] + 8)),
+    ]
+
+
+rows += streams_rows()
+
 if meta.get("baseline"):
     def fraction(x):
         return "—" if x is None else "%+.1f%%" % (100 * (x - 1))
@@ -284,7 +335,7 @@ out.append("")
 out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 MiB file), `em-10` and `em-10000` "
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
            "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
-           "(journal_size 100000 / 1), `import-openapi-1000` and `import-petstore` "
+           "(journal_size 100000 / 1), `em-streams` (the stream tree, alone), `import-openapi-1000` and `import-petstore` "
            "(`espressomartini import openapi`, the median of three runs)%s." % (
                ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else "")
            + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "
@@ -314,8 +365,11 @@ out.append("| round | server | measurement | value |")
 out.append("|---:|---|---|---:|")
 for (server, metric), by_round in sorted(values.items()):
     for n, v in sorted(by_round.items()):
-        shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
-                 else ms_value(v) if metric.endswith("_ms") else mib(v))
+        if server == "em-streams":
+            shown = mib(v) if metric.endswith("_kib") else "%.3f" % v if isinstance(v, float) else count(v)
+        else:
+            shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
+                     else ms_value(v) if metric.endswith("_ms") else mib(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
 for (server, probe), reasons in sorted(failures.items()):
     for reason in reasons:

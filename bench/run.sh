@@ -432,10 +432,47 @@ mkdir -p "$WORK/bin" "$WORK/logs" "$RESULTS"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 SECONDS=0
 
+# measure_streams ROUND: the streams and slow-links rows (doc/streams-and-networks.md) on em-streams, the
+# stream tree, alone on the machine: 1000 Server-Sent Events streams at once (10 events 100 ms apart) with
+# requests for the small JSON meanwhile, after 200 unrecorded streams as a warm-up; one download of 1 MiB at
+# 100 KiB/s; 500 downloads of 256 KiB at 64 KiB/s at once. bench/slow_clients.c opens the connections,
+# times the events and downloads, and samples the server's threads and resident memory.
+measure_streams() {
+  local round=$1 out run name
+  start_server em-streams "$WORK/logs/em-streams.log" \
+    "$BINARY" run --configuration "$WORK/tree-streams/configuration.json" --port "${PORT[em-streams]}" \
+    || { record_failure "$round" em-streams events "$FAILURE"; return; }
+  local pid=${PID[em-streams]} port=${PORT[em-streams]}
+  "$SLOW_CLIENTS" events "$port" /api/v1/events 200 10 100 /api/v1/hello "$pid" > /dev/null 2>&1
+  sleep 0.5
+  for run in "events 1000 10 100 /api/v1/hello" "slow" "downloads"; do
+    case $run in
+      events*) out=$("$SLOW_CLIENTS" events "$port" /api/v1/events 1000 10 100 /api/v1/hello "$pid" 2> "$WORK/logs/slow-clients.log") ;;
+      slow) out=$("$SLOW_CLIENTS" downloads "$port" /api/v1/slow 1 "$pid" 2> "$WORK/logs/slow-clients.log") ;;
+      downloads) out=$("$SLOW_CLIENTS" downloads "$port" /api/v1/downloads 500 "$pid" 2> "$WORK/logs/slow-clients.log") ;;
+    esac
+    name=${run%% *}
+    if [[ $out != "{"* ]]; then
+      record_failure "$round" em-streams "$name" "slow_clients gave no figures: $(tail -c 300 "$WORK/logs/slow-clients.log")"
+      continue
+    fi
+    # Every figure of slow_clients' JSON line as a metric named after the run: events_late_p99_ms, …
+    python3 -c 'import json, sys
+round, name, figures = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+for key, value in figures.items():
+    print(json.dumps({"round": round, "server": "em-streams", "metric": name + "_" + key, "value": value}))' "$round" "$name" "$out" >> "$RAW"
+    say "  em-streams $name: $out"
+  done
+  stop_round_servers
+}
+
 say "building the ceiling (bench/ceiling.c) into $WORK/bin"
 gcc -O2 -Wall -o "$WORK/bin/ceiling" "$HERE/ceiling.c" -lmicrohttpd > "$WORK/logs/ceiling-build.log" 2>&1 \
   || die "gcc could not build bench/ceiling.c: $(tail -5 "$WORK/logs/ceiling-build.log")"
 CEILING=$WORK/bin/ceiling
+gcc -O2 -Wall -o "$WORK/bin/slow_clients" "$HERE/slow_clients.c" -lm > "$WORK/logs/slow-clients-build.log" 2>&1 \
+  || die "gcc could not build bench/slow_clients.c: $(tail -5 "$WORK/logs/slow-clients-build.log")"
+SLOW_CLIENTS=$WORK/bin/slow_clients
 
 say "writing the trees of 10 and $EXCHANGES exchanges under $WORK"
 for size in 10 "$EXCHANGES"; do
@@ -449,6 +486,7 @@ printf '{"hostname": "127.0.0.1", "log_level": "ERROR"}\n' > "$WORK/tree-runaway
 cp "$WORK/tree-10/network-exchanges/api/v1/hello/GET/"* "$WORK/tree-runaway/network-exchanges/api/v1/hello/GET/"
 python3 -c 'import json, sys; print(json.dumps({"javascript": sys.argv[1]}))' "$RUNAWAY_SCRIPT" \
   > "$WORK/tree-runaway/network-exchanges/api/v1/runaway/GET/configuration.json"
+python3 "$HERE/make_stream_tree.py" --out "$WORK/tree-streams" --blob "$WORK/1MiB.bin" || die "bench/make_stream_tree.py failed"
 # The 40 000 files just written go to disk now, not in the kernel's write-back during a timed start-up.
 if [[ -n $BASELINE_BINARY ]]; then
   python3 "$HERE/make_tree.py" --exchanges "$EXCHANGES" --out "$WORK/tree-plain-$EXCHANGES" --blob "$WORK/1MiB.bin" --plain > /dev/null \
@@ -489,6 +527,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   em-10-cors    espressomartini, 10-exchange tree, log_level ERROR, "cors": true (--cors)
 #   em-10-tls     espressomartini, 10-exchange tree, log_level ERROR, HTTPS
 #   em-runaway    espressomartini on a tree of hello and a script that allocates without end, alone
+#   em-streams    espressomartini, the stream tree, log_level ERROR, alone once the others have stopped
 #   nginx         nginx serving the 1 MiB file (when installed)
 #   nginx-tls     nginx serving hello's 101 bytes over HTTPS with the same certificate (when installed)
 #   em-plain      espressomartini, the 10 000-exchange tree without part-two keys (with BASELINE_BINARY)
@@ -498,7 +537,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-runaway)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
@@ -629,6 +668,8 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   for name in ceiling-file em-10; do
     alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
   done
+  stop_round_servers   # the streams below measure time to the millisecond: nothing else running
+  measure_streams "$round"
 
   # The journal, with the other servers of the round stopped: counting is CPU work on every core.
   stop_round_servers

@@ -26,6 +26,11 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
         MHD_resume_connection(raw)
     }
 
+    /// The connection's socket, -1 when libmicrohttpd does not say.
+    var socket: Int32 {
+        em_connection_fd(raw)
+    }
+
     /// The value of the request header `name` (a C string with its NUL, compared without case), valid while
     /// the request lasts; nil without one.
     func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>? {
@@ -110,7 +115,8 @@ final class HTTPResponse: @unchecked Sendable {
     }
 
     /// A response whose body `source` produces as libmicrohttpd asks for it: `size` bytes announced (nil:
-    /// unknown, sent chunked), in blocks of at most `blockSize`.
+    /// unknown, sent chunked), in blocks of at most `blockSize`. The source's `closed()` runs once, when
+    /// libmicrohttpd is done with it (or at once when the response cannot be made).
     convenience init?(size: UInt64?, blockSize: Int, source: BodySource, headers: [HTTPHeader]) {
         let context = Unmanaged.passRetained(source)
         let made = MHD_create_response_from_callback(size ?? UInt64.max  /* MHD_SIZE_UNKNOWN */, blockSize, { context, position, buffer, room in
@@ -118,13 +124,20 @@ final class HTTPResponse: @unchecked Sendable {
             guard let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
             switch source.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: room)) {
             case .bytes(let count): return count
+            // Returning no bytes is allowed with the connection suspended: libmicrohttpd asks again once
+            // it is resumed (without the suspension it would spin).
+            case .suspended: return 0
             case .endOfBody: return MHD_CONTENT_READER_END_OF_STREAM
             case .broken: return MHD_CONTENT_READER_END_WITH_ERROR
             }
         }, context.toOpaque(), { context in
-            Unmanaged<BodySource>.fromOpaque(context!).release()
+            let source = Unmanaged<BodySource>.fromOpaque(context!).takeRetainedValue()
+            source.closed()
         })
-        if made == nil { context.release() }
+        if made == nil {
+            context.release()
+            source.closed()
+        }
         self.init(made, headers: headers)
     }
 
@@ -153,9 +166,12 @@ final class HTTPResponse: @unchecked Sendable {
 }
 
 /// What a callback response's body source gives for one call.
-enum BodyRead {
-    /// This many bytes were written.
+enum BodyRead: Equatable {
+    /// This many bytes were written (at least one).
     case bytes(Int)
+    /// Nothing yet: the source has suspended the connection, and will resume it when it has more
+    /// (`ArrivingBody`); libmicrohttpd then asks again.
+    case suspended
     /// The body is complete.
     case endOfBody
     /// The connection is closed now, the body cut short.
@@ -168,6 +184,9 @@ class BodySource: @unchecked Sendable {
     func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
         .broken
     }
+
+    /// libmicrohttpd is done with the body: sent, cut short, or never sent. Once, on any thread.
+    func closed() {}
 }
 
 /// What the daemon calls, on its threads, for each request: `requestStarted` once the request line is

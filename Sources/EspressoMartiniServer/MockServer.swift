@@ -83,14 +83,16 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         return min(connections, max(16, Int(limit.rlim_cur) - 64))
     }
 
-    /// Stops accepting, lets requests in flight (delayed ones too) finish within `grace`, answers any
-    /// still waiting at once, then stops. Waits on completions, not on a timer. Call once, from one thread.
+    /// Stops accepting, ends the streams that repeat until their client goes, lets requests in flight
+    /// (delayed ones, streams and slowed bodies too) finish within `grace`, ends any still waiting at once,
+    /// then stops. Waits on completions, not on a timer. Call once, from one thread.
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
         if let listener = daemon.quiesce() { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
         // Script calls not yet started are answered 503 now; running ones finish within their timeout.
         sender.scripts.stop()
+        sender.endArrivingBodies(endlessOnly: true)
         waitUntilDrained(for: grace)
         sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))
         waitUntilDrained(for: .seconds(1))

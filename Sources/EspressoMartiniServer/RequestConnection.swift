@@ -18,4 +18,7 @@ protocol RequestConnection: Sendable {
     func resume()
     /// Resets the TCP connection now (RST).
     func reset()
+    /// The connection's socket, to notice a client that leaves while its answer waits; -1 when there is
+    /// none to watch.
+    var socket: Int32 { get }
 }

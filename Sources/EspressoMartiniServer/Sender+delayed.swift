@@ -20,9 +20,11 @@ extension Sender {
         suspended.connection.resume()
     }
 
-    /// Ends every delay now (shut-down: libmicrohttpd must not stop with suspended connections); waits, up
-    /// to `scriptLimit`, for the running script calls to end (the engine, stopped, starts no more).
+    /// Ends every delay and every body still arriving now (shut-down: libmicrohttpd must not stop with
+    /// suspended connections); waits, up to `scriptLimit`, for the running script calls to end (the engine,
+    /// stopped, starts no more).
     func resumeAll(scriptLimit: Duration) {
+        endArrivingBodies(endlessOnly: false)
         scripts.stop()
         let deadline = ContinuousClock.now + scriptLimit
         while runningScripts.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {

@@ -17,6 +17,16 @@ final class Sender: Sendable {
     let timer = DeadlineTimer()
     /// Connections suspended while their script runs: shut-down waits for none to be left.
     let runningScripts = Atomic<Int>(0)
+    /// Bodies that arrive over time (streams, throttled bodies), so that shut-down can end them.
+    let arriving = Locked(ArrivingBodies())
+    /// Ends an arriving body whose client leaves while it waits; its thread starts with the first watch.
+    let hangUps = HangUpWatcher()
+
+    struct ArrivingBodies {
+        var bodies: [ObjectIdentifier: ArrivingBody] = [:]
+        /// Set as the server stops: bodies made from then on are ended at once.
+        var stopping = false
+    }
 
     init(accessLog: AccessLog?, journal: RequestJournal?, cors: Bool, scripts: any ScriptEngine) {
         self.accessLog = accessLog
@@ -44,6 +54,10 @@ final class Sender: Sendable {
         case .unreadable(let path, let answer):
             let made = GeneratedAnswer.error(500, "the response file \(path) cannot be read", globalHeaders: answer.tree.globalHeaders)
             return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+        case .stream(let stream):
+            return sendStream(stream, bytesPerSecond: nil, for: decision, answering: request, state: state, on: connection)
+        case .throttled(let bytesPerSecond, let inner):
+            return sendThrottled(inner, bytesPerSecond: bytesPerSecond, for: decision, answering: request, state: state, on: connection)
         case .delayed(let seconds, let then):
             return wait(seconds, then: then, answering: request, state: state, on: connection)
         }

@@ -20,7 +20,9 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
     private let values: [UnsafeMutableBufferPointer<UInt8>]
     private let originString: UnsafeMutablePointer<CChar>?
 
-    init(headers: [HTTPHeader] = []) {
+    /// `socket`: a socket to watch for the client's leaving (a test's own); -1 for none.
+    init(headers: [HTTPHeader] = [], socket: Int32 = -1) {
+        self.socket = socket
         requestHeaders = headers
         values = headers.map { header in
             let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: header.value.utf8.count)
@@ -58,6 +60,7 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
     func suspend() { lock.withLock { _suspensions += 1 } }
     func resume() { lock.withLock { _resumptions += 1 } }
     func reset() { lock.withLock { _resets += 1 } }
+    let socket: Int32
 
     /// Waits, up to `timeout` seconds, until `condition` holds; whether it did.
     func wait(timeout: Double = 5, until condition: () -> Bool) -> Bool {

@@ -20,4 +20,14 @@ import Testing
         let least: [String: UInt64] = ["a": 50_000_000, "a2": 50_000_000, "b": 150_000_000, "c": 300_000_000]
         for run in runs { #expect(run.at - start >= least[run.label]!, "\(run.label) ran early") }
     }
+
+    /// A wait drawn from a long tail (a lognormal delay without a cap) or written huge never overflows the
+    /// clock: it is held to about 31 years, and scheduling it traps nothing.
+    @Test func aHugeWaitIsHeldToThirtyYears() {
+        #expect(DeadlineTimer.nanoseconds(1e300) == 1_000_000_000_000_000_000)
+        #expect(DeadlineTimer.nanoseconds(.infinity) == 1_000_000_000_000_000_000)
+        #expect(DeadlineTimer.nanoseconds(-1) == 0)
+        #expect(DeadlineTimer.nanoseconds(0.25) == 250_000_000)
+        DeadlineTimer().schedule(after: ResponseDelay.lognormal(median: 1, sigma: 1000, max: nil).seconds) {}
+    }
 }

@@ -98,7 +98,7 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
             "\(LoaderErrorCase.at):1:14: error: 'Bad Name' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)",
         ]),
         .init("delay as a string", configuration: #"{"delay": "1"}"#, [
-            "\(LoaderErrorCase.at):1:11: error: 'delay' must be a number of seconds or a range such as {\"min\": 0.1, \"max\": 2}, found a string",
+            "\(LoaderErrorCase.at):1:11: error: 'delay' must be a number of seconds or a distribution such as {\"min\": 0.1, \"max\": 2}, found a string",
         ]),
         .init("negative delay", configuration: #"{"delay": -0.5}"#, [
             "\(LoaderErrorCase.at):1:11: error: 'delay' must not be negative; use 0 or more seconds",
@@ -180,7 +180,7 @@ struct LoaderErrorCase: Sendable, CustomTestStringConvertible {
         ]),
         .init("a broken exchange still clashes with its twin",
               files: ["exchanges/users/GET/configuration.json": #"{"delay": "x"}"#], folders: ["exchanges/users/get"], [
-            "$TMP/exchanges/users/GET/configuration.json:1:11: error: 'delay' must be a number of seconds or a range such as {\"min\": 0.1, \"max\": 2}, found a string",
+            "$TMP/exchanges/users/GET/configuration.json:1:11: error: 'delay' must be a number of seconds or a distribution such as {\"min\": 0.1, \"max\": 2}, found a string",
             "$TMP/exchanges/users/get: error: GET /users matches exactly the same requests as GET /users in $TMP/exchanges/users/GET; remove or rename one of the two folders",
         ]),
         .init("the reserved __espressomartini folder", folders: ["exchanges/__espressomartini/GET"], [

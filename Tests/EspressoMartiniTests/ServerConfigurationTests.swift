@@ -57,6 +57,8 @@ import Testing
               "script_timeout": 0.25,
               "script_memory": 128,
               "journal_size": 250000,
+              "network": "3g",
+              "bandwidth": "1mbit",
               "environment": "staging"
             }
             """)
@@ -77,6 +79,7 @@ import Testing
         expected.watch = false
         expected.sessionHeader = "X-Test-Run"
         expected.maxSessions = 20
+        expected.network = NetworkCondition(profile: .threeG, bandwidth: Bandwidth(bytesPerSecond: 125_000, spelling: "1mbit"))
         #expect(configuration == expected)
     }
 
@@ -213,6 +216,12 @@ import Testing
         .init("script_memory as a fraction", #"{"script_memory": 64.5}"#, [":1:19: error: 'script_memory' must be a whole number of MiB from 8 to 65536, found a number"]),
         .init("script_memory 4", #"{"script_memory": 4}"#, [":1:19: error: 'script_memory' 4 is out of range; use 8 to 65536 MiB"]),
         .init("headers not an object", #"{"headers": "X-A: 1"}"#, [":1:13: error: 'headers' must be an object of header names to strings, found a string"]),
+        .init("a bandwidth that is no rate", #"{"bandwidth": "fast"}"#, [
+            #":1:15: error: 'bandwidth' "fast" is not a rate; give bytes per second (a number) or a string such as "56kbit", "1.5mbit" or "100KB" (kbit and mbit count 1000 bits, KB and MB 1024 bytes)"#,
+        ]),
+        .init("an unknown network", #"{"network": "edgy"}"#, [
+            #":1:13: error: 'network' must be one of "edge", "3g", "lte", "slow-wifi", "none", found "edgy"; did you mean 'edge'?"#,
+        ]),
         .init("not an object", "\n [1]", [":2:2: error: the server configuration must be a JSON object, found an array"]),
         .init("malformed JSON", "{\n  \"port\": 80\n  \"delay\": 1\n}", [":3:9: error: invalid JSON: '}' expected near '\"delay\"'"]),
         .init("duplicate key", #"{"port": 1, "port": 2}"#, [":1:18: error: invalid JSON: duplicate object key near '\"port\"'"]),

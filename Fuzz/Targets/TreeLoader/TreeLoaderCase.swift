@@ -57,8 +57,11 @@ struct TreeLoaderCase {
                     switch delay {
                     case .fixed(let seconds): seconds >= 0
                     case .uniform(let min, let max): 0 <= min && min <= max
+                    case .lognormal(let median, let sigma, let max): median > 0 && sigma >= 0 && (max ?? median) >= median
                     }
                 } ?? true, "delay \(String(describing: response.delay))")
+                require(response.network?.bytesPerSecond.map { $0 > 0 } ?? true, "bandwidth \(String(describing: response.network))")
+                require(response.stream.map { !$0.chunks.isEmpty } ?? true, "an empty stream")
             }
             _ = loaded.listing  // `endpoints`
             checkRoundTrip(loaded.listingJSON)  // `endpoints --json`

@@ -1,5 +1,5 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "environment"]
+    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "bandwidth", "network", "environment"]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -123,6 +123,8 @@ extension ServerConfiguration {
                     continue
                 }
                 configuration.scriptMemory = Int(number)
+            case "bandwidth", "network":
+                continue  // read below
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":
@@ -131,6 +133,7 @@ extension ServerConfiguration {
                 diagnostics.warning(file, map.key(path), Suggestion.unknownKeyMessage(member.key, known: knownKeys))
             }
         }
+        configuration.network = NetworkParser.parse(members, at: [], file: file, map: map, into: &diagnostics)
         return (configuration, diagnostics)
     }
 

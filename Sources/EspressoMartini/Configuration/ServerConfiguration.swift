@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var sessionHeader = "X-Espressomartini-Session"
     /// Sessions kept at most; past that the least recently used one is forgotten.
     public var maxSessions = 1000
+    /// The network every exchange's answers go out on, unless the tree gives one closer to them
+    /// (doc/streams-and-networks.md); nil for full speed.
+    public var network: NetworkCondition?
     /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
     public var scriptTimeout: Double = 1
     /// MiB one JavaScript call may grow the server's memory by before it is stopped and answered `500`.

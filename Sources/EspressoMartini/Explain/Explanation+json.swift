@@ -5,7 +5,8 @@ extension Explanation {
     ///     {"method": "GET", "path": "/products/7", "query": "page=2", "status": 200, "outcome": "exchange",
     ///      "session": null,
     ///      "exchange": {"method", "route", "folder"}, "variant": 0, "sequence": "repeat_last",
-    ///      "response": {"position", "count", "calls", "status_code", "response_file" | "body", "delay"},
+    ///      "response": {"position", "count", "calls", "status_code", "response_file" | "body" | "stream", "delay"},
+    ///      "network": {"profile", "bytes_per_second", "latency"} | null,
     ///      "variants": [{"variant", "when", "result": "holds" | "fails" | "not_tried", "mismatch"}],
     ///      "other_routes": [{"route", "methods", "reason": "less_specific" | "no_exchange_for_method"}],
     ///      "allowed": [...], "closest": ["GET /products/{id}"]}
@@ -24,6 +25,7 @@ extension Explanation {
             JSONMember(key: "variant", value: choice?.variant.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "sequence", value: sequenceMode.map { .string($0.rawValue) } ?? .null),
             JSONMember(key: "response", value: responseJSON),
+            JSONMember(key: "network", value: networkJSON),
             JSONMember(key: "variants", value: .array(variantsJSON)),
             JSONMember(key: "other_routes", value: .array(otherRoutes.map(Self.json(route:)))),
             JSONMember(key: "allowed", value: .array(allowed.map { .string($0.name) })),
@@ -47,6 +49,16 @@ extension Explanation {
             JSONMember(key: "calls", value: .integer(Int64(calls))),
         ]
         return .object(members + response.answerMembers() + response.sendingMembers)
+    }
+
+    /// The network the answer goes out on, worked out: `{"profile", "bytes_per_second", "latency"}`.
+    private var networkJSON: JSONValue {
+        guard let network else { return .null }
+        return .object([
+            JSONMember(key: "profile", value: network.profile.map { .string($0.rawValue) } ?? .null),
+            JSONMember(key: "bytes_per_second", value: network.bytesPerSecond.map { $0 == $0.rounded() && $0 < 1e15 ? .integer(Int64($0)) : .real($0) } ?? .null),
+            JSONMember(key: "latency", value: .real(network.latency)),
+        ])
     }
 
     private var variantsJSON: [JSONValue] {

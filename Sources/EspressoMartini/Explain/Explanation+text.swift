@@ -5,6 +5,7 @@ extension Explanation {
     ///     answer:   200 from GET /products/{id}, variant 1 of 2, response 1 of 2
     ///     folder:   products/{id}/GET
     ///     response: 200 page-2.json
+    ///     network:  3g: 0.1s before the first byte, then the body at 780kbit (97500 bytes/s)
     ///     variants:
     ///       1 when query page=2: holds
     ///       2: not tried
@@ -18,6 +19,7 @@ extension Explanation {
         if let response {
             lines.append("response: \(response.summary)")
         }
+        if let network { lines.append("network:  " + Self.describe(network)) }
         if let exchange, !variants.isEmpty {
             lines.append("variants:")
             for (number, (variant, verdict)) in zip(exchange.variants, variants).enumerated() {
@@ -69,6 +71,17 @@ extension Explanation {
         case .admin:
             return "the admin API (/\(Decider.adminPrefix)) answers"
         }
+    }
+
+    /// `3g: 0.1s before the first byte, then the body at 780kbit`.
+    private static func describe(_ network: NetworkCondition) -> String {
+        let name = network.profile.map { $0.rawValue } ?? "bandwidth"
+        var parts: [String] = []
+        if network.latency > 0 { parts.append(ExchangeTree.seconds(network.latency) + " before the first byte") }
+        if let rate = network.bandwidth ?? network.profile?.bandwidth {
+            parts.append("the body at \(rate.summary) (\(ExchangeTree.number(rate.bytesPerSecond.rounded())) bytes/s)")
+        }
+        return name + ": " + (parts.isEmpty ? "full speed" : parts.joined(separator: ", then "))
     }
 
     private static func describe(_ verdict: VariantVerdict) -> String {

@@ -15,6 +15,9 @@ public struct Explanation: Sendable {
     public let otherRoutes: [OtherRoute]
     /// For `notFound`: up to three exchanges whose routes are most like the path.
     public let closest: [Exchange]
+    /// The network the answer would go out on (the response's, its exchange's or the server's); nil at
+    /// full speed.
+    public let network: NetworkCondition?
 
     /// Explains `request` against `tree` with the counters of `request.session` (the default session's
     /// without), as `decider` plans it.
@@ -25,6 +28,11 @@ public struct Explanation: Sendable {
         variants = Self.verdicts(of: plan, in: tree.exchangeTree, request: request, parser: decider.parser)
         closest = if case .notFound = plan { tree.exchangeTree.closest(to: request.segments.segments, method: request.method) } else { [] }
         otherRoutes = Self.otherRoutes(of: request, in: tree.exchangeTree, plan: plan)
+        if case .exchange(let choice) = plan, let position = choice.position {
+            network = tree.network(tree.slot(exchangeAt: choice.exchange, position: position))
+        } else {
+            network = nil
+        }
     }
 
     /// Each variant of the chosen exchange: the one that answers holds, those before it fail on their first

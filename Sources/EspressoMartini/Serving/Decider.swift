@@ -127,9 +127,37 @@ public final class Decider: Sendable {
                 cache: request.session?.cache ?? templates.cache, templates: templates
             )
             decision = .script(job)
+        case .stream:
+            decision = .stream(streaming(answer, model: choice.model, request: request))
         }
         let delay = sending.hasOwnDelay ? answer.response.delay!.seconds : tree.globalDelay
+        if sending.isSlowed { return slowed(decision, delay: delay, answer: answer, sending: sending) }
         return delay > 0 ? .delayed(seconds: delay, decision) : decision
+    }
+
+    /// `decision` on a slow network: its body no faster than the bandwidth (a fault breaks at full speed),
+    /// after the latency on top of `delay`.
+    private func slowed(_ decision: Decision, delay: Double, answer: ExchangeAnswer, sending: SendingPlan) -> Decision {
+        guard let network = answer.tree.network(answer.slot) else { return delay > 0 ? .delayed(seconds: delay, decision) : decision }
+        var slowed = decision
+        if let rate = network.bytesPerSecond, sending.kind != .fault { slowed = .throttled(bytesPerSecond: rate, decision) }
+        let wait = delay + network.latency
+        return wait > 0 ? .delayed(seconds: wait, slowed) : slowed
+    }
+
+    /// A stream decided for one request: its headers (rendered, for a template), and what its chunks'
+    /// templates will see.
+    private func streaming(_ answer: ExchangeAnswer, model: RequestModel?, request: Request) -> StreamAnswer {
+        guard case .stream(let content, let stream, let template) = answer.response.kind else { preconditionFailure("a stream's sending plan without a stream") }
+        var own = content.headers
+        var templates: StreamAnswer.Templates?
+        if let template {
+            let model = model ?? self.model(of: request, answer: answer)
+            own = template.renderedHeaders(ResponseTemplateContext(model: model, call: answer.call, cache: request.session?.cache, environment: self.templates))
+            templates = StreamAnswer.Templates(model: model, cache: request.session?.cache, environment: self.templates)
+        }
+        let headers = HTTPHeader.merging(own: own, derivedContentType: stream.derivedContentType, global: globalHeaders)
+        return StreamAnswer(answer: answer, headers: headers, stream: stream, templates: templates)
     }
 
     private func model(of request: Request, answer: ExchangeAnswer) -> RequestModel {

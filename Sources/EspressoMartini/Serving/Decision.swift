@@ -19,6 +19,10 @@ public enum Decision: Sendable {
     case unavailable(ExchangeAnswer)
     /// `500`: the response file at this path cannot be read now (a later request tries again).
     case unreadable(path: String, ExchangeAnswer)
+    /// Chunks over time: a `"stream"` response.
+    case stream(StreamAnswer)
+    /// The decision's body no faster than `bytesPerSecond` (a slow network), without holding a thread.
+    indirect case throttled(bytesPerSecond: Double, Decision)
     /// Wait `seconds`, then carry out the decision, without holding a thread while waiting.
     indirect case delayed(seconds: Double, Decision)
 
@@ -32,7 +36,8 @@ public enum Decision: Sendable {
         case .fault: 0
         case .unavailable: 503
         case .unreadable: 500
-        case .delayed(_, let decision): decision.statusCode
+        case .stream(let stream): stream.answer.statusCode
+        case .throttled(_, let decision), .delayed(_, let decision): decision.statusCode
         }
     }
 
@@ -41,8 +46,9 @@ public enum Decision: Sendable {
         switch self {
         case .prebuilt(let answer), .rendered(let answer, _), .fault(_, let answer), .unavailable(let answer), .unreadable(_, let answer): answer
         case .script(let job): job.answer
+        case .stream(let stream): stream.answer
         case .generated, .admin: nil
-        case .delayed(_, let decision): decision.exchangeAnswer
+        case .throttled(_, let decision), .delayed(_, let decision): decision.exchangeAnswer
         }
     }
 

@@ -12,22 +12,34 @@ public struct SendingPlan: Sendable, Equatable {
         case script
         /// Broken on purpose (`ConfiguredResponse.fault` says how).
         case fault
+        /// Chunks over time (`ConfiguredResponse.stream`).
+        case stream
     }
 
     public let kind: Kind
-    /// Whether the response has a delay of its own (else the global one applies).
-    public let hasOwnDelay: Bool
+    private let flags: UInt8
     /// The configured status; 0 for a script's (its script says).
     public let statusCode: UInt16
 
-    init(_ response: ConfiguredResponse, fromDisk: Bool) {
-        hasOwnDelay = response.delay != nil
+    private static let ownDelay: UInt8 = 1
+    private static let slowed: UInt8 = 2
+
+    /// `slowed`: the response goes out on a slow network (`ServingTree.network(_:)` says which).
+    init(_ response: ConfiguredResponse, fromDisk: Bool, slowed: Bool) {
+        flags = (response.delay != nil ? Self.ownDelay : 0) | (slowed ? Self.slowed : 0)
         statusCode = UInt16(response.content?.statusCode ?? 0)
         switch response.kind {
         case _ where response.fault != nil: kind = .fault
         case .fixed: kind = fromDisk ? .fromDisk : .prebuilt
         case .template: kind = .template
         case .script: kind = .script
+        case .stream: kind = .stream
         }
     }
+
+    /// Whether the response has a delay of its own (else the global one applies).
+    public var hasOwnDelay: Bool { flags & Self.ownDelay != 0 }
+
+    /// Whether the response goes out on a slow network (latency, bandwidth).
+    public var isSlowed: Bool { flags & Self.slowed != 0 }
 }

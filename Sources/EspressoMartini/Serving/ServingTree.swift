@@ -21,6 +21,8 @@ public final class ServingTree: Sendable {
     public let exchangeTree: ExchangeTree
     public let globalHeaders: [HTTPHeader]
     public let globalDelay: Double
+    /// The network of each response that goes out on one (its own, its exchange's, the server's), by slot.
+    private let networks: [Int: NetworkCondition]
     /// The default session's call counters (one per exchange, or one per variant), in tree order.
     public let counters: [CallCounter]
     /// Each exchange's first counter in `counters`; empty when no exchange has variants, as the counter of
@@ -58,6 +60,7 @@ public final class ServingTree: Sendable {
             return Int32(slots)
         }
         var diskFiles: [Int: DiskFile] = [:]
+        var networks: [Int: NetworkCondition] = [:]
         var plans: [SendingPlan] = []
         plans.reserveCapacity(slots)
         var budget = Self.memoryBudget
@@ -71,9 +74,13 @@ public final class ServingTree: Sendable {
                     diskFiles[slot] = DiskFile(path: tree.path(ofFile: name, at: path, in: exchange), headers: content.effectiveHeaders(global: configuration.headers))
                 }
             }
-            plans.append(SendingPlan(response, fromDisk: fromDisk))
+            if let network = response.network?.over(configuration.network) ?? configuration.network, network.slows {
+                networks[slot] = network
+            }
+            plans.append(SendingPlan(response, fromDisk: fromDisk, slowed: networks[slot] != nil))
         }
         self.plans = plans
+        self.networks = networks
         self.diskFiles = diskFiles
         built = ResponseSlots(count: slots)
         fileBytes = Locked([FileBytes?](repeating: nil, count: slots))
@@ -122,5 +129,10 @@ public final class ServingTree: Sendable {
     @inline(__always)
     public func sendingPlan(_ slot: Int) -> SendingPlan {
         plans[slot]
+    }
+
+    /// The network the response in `slot` goes out on; nil at full speed.
+    public func network(_ slot: Int) -> NetworkCondition? {
+        networks[slot]
     }
 }

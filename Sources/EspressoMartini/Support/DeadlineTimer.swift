@@ -17,10 +17,21 @@ public final class DeadlineTimer: Sendable {
 
     public init() {}
 
+    /// `seconds` in nanoseconds, 0 for a negative number, at most about 31 years (a delay drawn from a long
+    /// tail, or written huge, must not overflow the clock).
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        UInt64(min(max(0, seconds), 1e9) * 1_000_000_000)
+    }
+
+    /// The timer's clock: a monotonic time in nanoseconds.
+    public static func now() -> UInt64 {
+        Monitor<Schedule>.now()
+    }
+
     /// Runs `action` on the timer's thread once `seconds` have passed. Any thread. The action must not
     /// block: the next ones wait for it.
     public func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) {
-        let deadline = Monitor<Schedule>.now() + UInt64(max(0, seconds) * 1_000_000_000)
+        let deadline = Monitor<Schedule>.now() + Self.nanoseconds(seconds)
         let start = schedule.withLock { schedule in
             let index = schedule.entries.lastIndex { $0.deadline <= deadline }.map { $0 + 1 } ?? 0
             schedule.entries.insert(Entry(deadline: deadline, action: action), at: index)

@@ -1,14 +1,16 @@
 extension ConfiguredResponse {
-    /// One line for `endpoints` and `explain`: `200 page-2.json`, `script order.js`, then what changes how
-    /// it is sent (` delay 0.5s`, ` fault connection_reset`, ` template`).
+    /// One line for `endpoints` and `explain`: `200 page-2.json`, `200 stream of 3 events`, `script
+    /// order.js`, then what changes how it is sent (` delay 0.5s`, ` network 3g`, ` bandwidth 56kbit`,
+    /// ` fault connection_reset`, ` template`).
     public var summary: String {
-        let answer = content.map { "\($0.statusCode) \($0.body.summary)" } ?? script?.summary ?? ""
-        return answer + (delay.map { " delay \($0.summary)" } ?? "") + (fault.map { " fault \($0.rawValue)" } ?? "")
+        let answer = content.map { "\($0.statusCode) " + (stream?.summary ?? $0.body.summary) } ?? script?.summary ?? ""
+        return answer + (delay.map { " delay \($0.summary)" } ?? "") + (network?.summary ?? "") + (fault.map { " fault \($0.rawValue)" } ?? "")
             + (template != nil ? " template" : "")
     }
 
     /// The JSON members `endpoints --json` and `explain --json` give for what it answers with, as the
-    /// configuration says it: `status_code`, then `response_file` or `body`; or the script's source.
+    /// configuration says it: `status_code`, then `response_file`, `body` or `stream` and `stream_repeat`; or
+    /// the script's source.
     /// `headers`: with its headers after the status (the listing's form).
     func answerMembers(headers withHeaders: Bool = false) -> [JSONMember] {
         guard let content else { return script.map { [$0.sourceMember] } ?? [] }
@@ -16,13 +18,18 @@ extension ConfiguredResponse {
         if withHeaders { members.append(JSONMember(key: "headers", value: content.headersJSON)) }
         if let name = content.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = content.body { members.append(JSONMember(key: "body", value: value)) }
+        if let stream {
+            members.append(JSONMember(key: "stream", value: stream.configured))
+            members.append(JSONMember(key: "stream_repeat", value: .bool(stream.repeats)))
+        }
         return members
     }
 
     /// The JSON members `endpoints --json` and `explain --json` give after the body: `delay` (null for the
-    /// global one), then `fault` and `"template": true` when given.
+    /// global one), then `network`, `bandwidth`, `fault` and `"template": true` when given.
     var sendingMembers: [JSONMember] {
         var members = [JSONMember(key: "delay", value: delay?.json ?? .null)]
+        members += network?.members ?? []
         if let fault { members.append(JSONMember(key: "fault", value: .string(fault.rawValue))) }
         if template != nil { members.append(JSONMember(key: "template", value: .bool(true))) }
         return members

@@ -2,7 +2,7 @@ extension ResponseReader {
     static let scriptKeys = ["javascript", "javascript_file"]
 
     /// A response object with `javascript` (inline source) or `javascript_file` (a `.js` file in the
-    /// method folder, inside the requests folder); only `delay` may stand beside it. The script is checked
+    /// method folder, inside the requests folder); only `delay`, `bandwidth` and `network` may stand beside it. The script is checked
     /// by the loader's `ScriptChecker`: a syntax error or no function `response` is an error at the
     /// script's line (in the `.js` file, or at the inline string in the configuration.json).
     func scriptResponse(_ members: [JSONMember], at path: [String], into diagnostics: inout Diagnostics) -> ConfiguredResponse? {
@@ -15,6 +15,8 @@ extension ResponseReader {
             switch member.key {
             case "delay":
                 delay = DelayParser.parseResponseDelay(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
+            case "bandwidth", "network":
+                continue  // read below
             case "javascript", "javascript_file":
                 if let other = scriptKey {
                     diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
@@ -28,16 +30,17 @@ extension ResponseReader {
             default:
                 let known = Self.knownKeys.contains(member.key)
                 diagnostics.error(file, map.key(memberPath), known
-                    ? "'\(member.key)' cannot stand beside '\(Self.scriptKeys.first { key in members.contains { $0.key == key } }!)': the script's Response gives status, headers and body; only 'delay' may stand beside it"
+                    ? "'\(member.key)' cannot stand beside '\(Self.scriptKeys.first { key in members.contains { $0.key == key } }!)': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it"
                     : Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
             }
         }
+        let network = NetworkParser.parse(members, at: path, file: file, map: map, into: &diagnostics)
         guard diagnostics.errors.count == errorsBefore, let script else { return nil }
         if let problem = scriptChecker?.check(script) {
             report(problem, in: script, into: &diagnostics)
             return nil
         }
-        return ConfiguredResponse(.script(script), delay: delay)
+        return ConfiguredResponse(.script(script), delay: delay, network: network)
     }
 
     private func inlineScript(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ResponseScript? {

@@ -25,7 +25,7 @@ extension ResponseReader {
         return ResponseTemplate(body: bodyTemplate, headers: headerTemplates)
     }
 
-    private func bodyTemplate(_ body: ResponseBody, at path: [String], headers: [HTTPHeader], into diagnostics: inout Diagnostics) -> ResponseBodyTemplate? {
+    func bodyTemplate(_ body: ResponseBody, at path: [String], headers: [HTTPHeader], into diagnostics: inout Diagnostics) -> ResponseBodyTemplate? {
         switch body {
         case .none:
             return ResponseBodyTemplate.none
@@ -55,7 +55,7 @@ extension ResponseReader {
     }
 
     /// A string of the configuration as a template; an error points at the tag in the file.
-    private func inlineTemplate(_ text: String, at path: [String], into diagnostics: inout Diagnostics) -> MustacheTemplate? {
+    func inlineTemplate(_ text: String, at path: [String], into diagnostics: inout Diagnostics) -> MustacheTemplate? {
         do {
             return try MustacheTemplate(parsing: text)
         } catch {

@@ -3,7 +3,10 @@
 /// problem with its line and column. Any response object may name the
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
-    static let knownKeys = ["status_code", "headers", "response_file", "body", "delay", "fault", "template", "javascript", "javascript_file"]
+    static let knownKeys = [
+        "status_code", "headers", "response_file", "body", "stream", "stream_repeat", "delay", "bandwidth", "network", "fault", "template",
+        "javascript", "javascript_file",
+    ]
 
     /// The requests folder as the user named it, and the method folder's route: paths for messages are
     /// built from them only when there is something to report.
@@ -45,8 +48,8 @@ struct ResponseReader {
         return (responses(document, at: [], into: &diagnostics), [], .repeatLast)
     }
 
-    static let sequenceKeys = ["responses", "sequence"]
-    static let variantKeys = ["when", "responses", "sequence"]
+    static let sequenceKeys = ["responses", "sequence", "bandwidth", "network"]
+    static let variantKeys = ["when", "responses", "sequence", "bandwidth", "network"]
 
     /// One response object, or a non-empty array of them.
     private func responses(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
@@ -76,13 +79,15 @@ struct ResponseReader {
             case "responses": responses = self.responses(member.value, at: memberPath, into: &diagnostics)
             case "sequence": mode = sequenceMode(member.value, at: memberPath, into: &diagnostics) ?? mode
             case "when" where !path.isEmpty: continue  // a variant's, read apart
+            case "bandwidth", "network": continue  // read below
             case SchemaReference.key where path.isEmpty:
                 SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
             default:
                 diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: known))
             }
         }
-        return (responses, mode)
+        let network = NetworkParser.parse(members, at: path, file: file, map: map, into: &diagnostics)
+        return (responses.map { $0.inheriting(network) }, mode)
     }
 
     /// `repeat_last`, `loop` or `once`; nil once the reason is in `diagnostics` (with a did-you-mean for a
@@ -110,6 +115,8 @@ struct ResponseReader {
                 elements = array
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: map.value([member.key]), into: &diagnostics)
+            case "bandwidth", "network":
+                continue  // the whole exchange's, read below
             default:
                 diagnostics.error(file, map.key([member.key]), "'\(member.key)' cannot stand beside 'variants'; move it into a variant's responses")
             }
@@ -144,7 +151,8 @@ struct ResponseReader {
                 variants.append(Variant(conditions: conditions, when: when, responses: start..<responses.count, sequence: mode))
             }
         }
-        return (responses, variants)
+        let network = NetworkParser.parse(members, at: [], file: file, map: map, into: &diagnostics)
+        return (responses.map { $0.inheriting(network) }, variants)
     }
 
     private func response(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ConfiguredResponse? {
@@ -163,6 +171,8 @@ struct ResponseReader {
         var fault: ResponseFault?
         var bodyKey: String?
         var isTemplate = false
+        var stream: (value: JSONValue, path: [String])?
+        var streamRepeat: (value: Bool, path: [String])?
 
         for member in members {
             var memberPath: [String] { path + [member.key] }
@@ -192,13 +202,23 @@ struct ResponseReader {
                     continue
                 }
                 fault = named
-            case "body", "response_file":
+            case "stream_repeat":
+                guard case .bool(let flag) = member.value else {
+                    diagnostics.error(file, map.value(memberPath), "'stream_repeat' must be true or false, found \(member.value.kindName)")
+                    continue
+                }
+                streamRepeat = (flag, memberPath)
+            case "bandwidth", "network":
+                continue  // read below
+            case "body", "response_file", "stream":
                 if let other = bodyKey {
                     diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
                     continue
                 }
                 bodyKey = member.key
-                if member.key == "body" {
+                if member.key == "stream" {
+                    stream = (member.value, memberPath)
+                } else if member.key == "body" {
                     body = .inline(member.value)
                 } else if let file = responseFile(member.value, at: memberPath, into: &diagnostics) {
                     body = file
@@ -215,14 +235,26 @@ struct ResponseReader {
                 diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
             }
         }
+        let network = NetworkParser.parse(members, at: path, file: file, map: map, into: &diagnostics)
+        if let streamRepeat, stream == nil {
+            diagnostics.error(file, map.key(streamRepeat.path), "'stream_repeat' goes with a 'stream'; give the stream's chunks, or remove it")
+        }
+        if let stream {
+            return streamResponse(
+                stream, at: path, members: members, statusCode: statusCode, headers: headers, repeats: streamRepeat?.value ?? false, isTemplate: isTemplate,
+                delay: delay, fault: fault, network: network, errorsBefore: errorsBefore, into: &diagnostics
+            )
+        }
         guard diagnostics.errors.count == errorsBefore else { return nil }
         if statusCode == 204 || statusCode == 304, body != .none {
             diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
             body = .none
         }
-        guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault) }
+        guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault, network: network) }
         guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else { return nil }
-        return ConfiguredResponse(.template(ResponseContent(statusCode: statusCode, headers: headers, body: body), template), delay: delay, fault: fault)
+        return ConfiguredResponse(
+            .template(ResponseContent(statusCode: statusCode, headers: headers, body: body), template), delay: delay, fault: fault, network: network
+        )
     }
 
     /// `path` is built only for a message: nearly every response names a file.

@@ -224,7 +224,7 @@ import Testing
         ("GET", "/products/7?page=2", #"""
             {"method":"GET","path":"/products/7","query":"page=2","session":null,"status":200,"outcome":"exchange",\#
             "exchange":{"method":"GET","route":"/products/{id}","folder":"products/{id}/GET"},"variant":0,"sequence":"repeat_last",\#
-            "response":{"position":0,"count":2,"calls":0,"status_code":200,"body":"page 2","delay":null},\#
+            "response":{"position":0,"count":2,"calls":0,"status_code":200,"body":"page 2","delay":null},"network":null,\#
             "variants":[{"variant":0,"when":{"query":{"page":"2"}},"result":"holds"},\#
             {"variant":1,"when":{"headers":{"Authorization":{"present":false}}},"result":"not_tried"},\#
             {"variant":2,"when":null,"result":"not_tried"}],\#
@@ -233,19 +233,19 @@ import Testing
             """#),
         ("POST", "/orders/2", #"""
             {"method":"POST","path":"/orders/2","query":"","session":null,"status":404,"outcome":"no_variant",\#
-            "exchange":{"method":"POST","route":"/orders/{id}","folder":"orders/{id}/POST"},"variant":null,"sequence":null,"response":null,\#
+            "exchange":{"method":"POST","route":"/orders/{id}","folder":"orders/{id}/POST"},"variant":null,"sequence":null,"response":null,"network":null,\#
             "variants":[{"variant":0,"when":{"json":{"/express":{"equals":true}}},"result":"fails",\#
             "mismatch":"json \"/express\" cannot be checked: the body is not JSON"}],\#
             "other_routes":[],"allowed":[],"closest":[]}
             """#),
         ("DELETE", "/orders/2", #"""
             {"method":"DELETE","path":"/orders/2","query":"","session":null,"status":405,"outcome":"method_not_allowed","exchange":null,\#
-            "variant":null,"sequence":null,"response":null,"variants":[],\#
+            "variant":null,"sequence":null,"response":null,"network":null,"variants":[],\#
             "other_routes":[{"route":"/orders/{id}","methods":["POST"],"reason":"no_exchange_for_method"}],"allowed":["POST"],"closest":[]}
             """#),
         ("GET", "/order/7", #"""
             {"method":"GET","path":"/order/7","query":"","session":null,"status":404,"outcome":"not_found","exchange":null,\#
-            "variant":null,"sequence":null,"response":null,"variants":[],"other_routes":[],"allowed":[],"closest":["POST /orders/{id}"]}
+            "variant":null,"sequence":null,"response":null,"network":null,"variants":[],"other_routes":[],"allowed":[],"closest":["POST /orders/{id}"]}
             """#),
     ])
     func readsAsJSON(_ method: String, _ target: String, _ expected: String) throws {

@@ -54,8 +54,8 @@ import Testing
         (["exchanges/a/GET/configuration.json": #"{"javascript_file": "a.js"}"#, "exchanges/a/GET/a.js": "\nbad"],
          ["$TMP/exchanges/a/GET/a.js:2:5: error: SyntaxError: bad"]),
         (["exchanges/a/GET/configuration.json": #"{"javascript": "function response() {}", "headers": {"A": "b"}, "body": 1}"#], [
-            Self.at + ":1:42: error: 'headers' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay' may stand beside it",
-            Self.at + ":1:65: error: 'body' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay' may stand beside it",
+            Self.at + ":1:42: error: 'headers' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it",
+            Self.at + ":1:65: error: 'body' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it",
         ]),
         (["exchanges/a/GET/configuration.json": #"{"javascript": "function response() {}", "javascrpt_file": "x"}"#],
          [Self.at + ":1:42: error: unknown key 'javascrpt_file' is ignored; did you mean 'javascript_file'?"]),

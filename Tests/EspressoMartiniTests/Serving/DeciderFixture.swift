@@ -62,6 +62,8 @@ extension Decision {
         case .admin(let made): "admin \(made.statusCode) \(String(decoding: made.body, as: UTF8.self))"
         case .unavailable(let answer): "503 \(answer.exchange.route)"
         case .unreadable(let path, _): "500 \(path)"
+        case .stream(let stream): "stream \(stream.answer.statusCode) \(stream.answer.exchange.method.name) \(stream.answer.exchange.route) \(stream.answer.position)"
+        case .throttled(let rate, let decision): "at \(rate) B/s: \(decision.summary)"
         case .delayed(let seconds, let decision): "after \(seconds) s: \(decision.summary)"
         }
     }
@@ -71,7 +73,8 @@ extension Decision {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.headers
         case .prebuilt(let answer), .fault(_, let answer): answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
         case .script, .unavailable, .unreadable: []
-        case .delayed(_, let decision): decision.headers
+        case .stream(let stream): stream.headers
+        case .throttled(_, let decision), .delayed(_, let decision): decision.headers
         }
     }
 
@@ -79,7 +82,7 @@ extension Decision {
     var madeBody: [UInt8]? {
         switch self {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.body
-        case .delayed(_, let decision): decision.madeBody
+        case .throttled(_, let decision), .delayed(_, let decision): decision.madeBody
         default: nil
         }
     }

@@ -1,0 +1,5 @@
+#ifndef ESPRESSOMARTINI_CEPOLL_SHIM_H
+#define ESPRESSOMARTINI_CEPOLL_SHIM_H
+// Linux's epoll, which the Swift Glibc module leaves out: part of libc, nothing to link.
+#include <sys/epoll.h>
+#endif

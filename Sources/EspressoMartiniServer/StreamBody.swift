@@ -1,0 +1,67 @@
+import EspressoMartini
+
+/// A `"stream"` answer's body (doc/streams-and-networks.md): each chunk rendered and written, as one
+/// write, once its delay has passed. Delays count from the previous chunk's due time, not from when it
+/// went out, so a stream keeps its schedule; a bandwidth paces the bytes on top. With `stream_repeat`,
+/// the first chunk follows the last until the client goes.
+final class StreamBody: ArrivingBody, @unchecked Sendable {
+    private let answer: StreamAnswer
+    private let timer: DeadlineTimer
+    private var throttle: Throttle?
+    /// The chunk to send next, and when it is due (nanoseconds, `Monitor.now()`'s clock).
+    private var next = 0
+    private var due: UInt64
+    /// The chunk being written and how much of it is out.
+    private var pending: [UInt8] = []
+    private var written = 0
+
+    /// The first chunk is due its delay after `start`.
+    init(
+        _ answer: StreamAnswer, start: UInt64, timer: DeadlineTimer, bytesPerSecond: Double?, connection: any RequestConnection, hangUps: HangUpWatcher?,
+        onClose: (@Sendable (ArrivingBody) -> Void)?
+    ) {
+        self.answer = answer
+        self.timer = timer
+        throttle = bytesPerSecond.map(Throttle.init)
+        due = start + DeadlineTimer.nanoseconds(answer.stream.chunks[0].delay.seconds)
+        super.init(connection: connection, hangUps: hangUps, onClose: onClose)
+    }
+
+    override var isEndless: Bool { answer.stream.repeats }
+
+    override func produce(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead? {
+        let chunks = answer.stream.chunks
+        var now = DeadlineTimer.now()
+        while written == pending.count {
+            if next == chunks.count {
+                guard answer.stream.repeats else { return .endOfBody }
+                next = 0
+            }
+            guard now >= due else {
+                wake(after: Double(due - now) / 1_000_000_000, on: timer)
+                return nil
+            }
+            pending = answer.bytes(ofChunk: next)
+            written = 0
+            next += 1
+            if next < chunks.count || answer.stream.repeats {
+                let (later, overflow) = due.addingReportingOverflow(DeadlineTimer.nanoseconds(chunks[next % chunks.count].delay.seconds))
+                due = overflow ? .max : later
+            }
+            now = DeadlineTimer.now()
+        }
+        var count = min(buffer.count, pending.count - written)
+        if throttle != nil {
+            let allowed = throttle!.allowance(at: now)
+            guard allowed > 0 else {
+                wake(after: throttle!.wait(for: pending.count - written), on: timer)
+                return nil
+            }
+            count = min(count, allowed)
+            throttle!.spend(count)
+        }
+        pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
+        written += count
+        return .bytes(count)
+    }
+}

@@ -114,7 +114,7 @@ struct Run: Command {
             return try ListenSocket(hostname: configuration.hostname, port: configuration.port)
         }
         let parser = JanssonParser()
-        let loader = TreeLoader(parser: parser, scriptChecker: JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: parser))
+        let loader = TreeLoader(parser: parser, scriptChecker: JavaScriptCoreChecker(limits: ScriptLimits(configuration), parser: parser))
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         if let files = configuration.tls {
@@ -143,7 +143,7 @@ struct Run: Command {
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
             templates: TemplateEnvironment(cache: service.cache)
         )
-        let scripts = ScriptRunner(timeout: configuration.scriptTimeout, parser: parser, logger: logger, threads: MockServer.coreCount)
+        let scripts = ScriptRunner(limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: MockServer.coreCount)
         let server = MockServer(
             configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts, accessLog: accessLog
         )

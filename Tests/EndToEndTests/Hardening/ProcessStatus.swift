@@ -5,6 +5,9 @@ enum ProcessStatus {
     /// `VmRSS` in KiB.
     static func residentKiB(_ pid: Int32) -> Int? { field("VmRSS", pid) }
 
+    /// `VmHWM` in KiB: the most resident memory the process has had.
+    static func peakResidentKiB(_ pid: Int32) -> Int? { field("VmHWM", pid) }
+
     /// `Threads`: every thread of the process.
     static func threads(_ pid: Int32) -> Int? { field("Threads", pid) }
 

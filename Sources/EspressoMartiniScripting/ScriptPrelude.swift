@@ -1,13 +1,16 @@
 /// The JavaScript that runs in every script VM before any script: it gives scripts `Response`, `Body`
-/// and `console` (§12), keeps the host functions the VM installs (`__em_*`) to itself, and evaluates to
-/// one entry function through which the VM does everything else, so that Swift and the engine exchange
-/// text only:
+/// and `console` (doc/scripts.md), keeps the host functions the VM installs (`__em_*`) to itself, and
+/// evaluates to the object of functions through which the VM does everything else:
 ///
-/// - `entry("call", response, requestText, url, body)`: builds the request object from the JSON text the
-///   server made and the body (a string, or `undefined`), calls `response(request, cache)` and answers JSON text: `{"status", "headers": [[name, value]],
-///   "body": {"kind": "none" | "text" | "json" | "yaml" | "file" | "template", …}}`, or `{"error", "line",
-///   "column"}` when the script throws or returns something that is not a `Response`.
-/// - `entry("describe", thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
+/// - `call(response, token, url)` makes the request object, whose parts are read from the server when a
+///   script first reads them (`__em_part(index, token)`: `token` names the call, so that a request kept
+///   past its call cannot read another's), calls `response(request, cache)` and answers an array of four
+///   items: `"status\0kind\0name\0value…"` (the headers; `kind` a number, see `setBody`), the body's text
+///   (or the path of a file), the content type and the template data as JSON text (each null when there is
+///   none); or, when the script throws or returns something that is not a `Response`, the text
+///   `{"error", "line", "column"}`.
+/// - `describe(thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
+/// - `yaml(jsonText)`: the YAML text of a JSON value (a YAML body rendered with template data).
 enum ScriptPrelude {
     /// What the VM wraps each script in: the script's declarations stay its own, and the wrapper hands
     /// back its `response` function. The prefix sits on the script's first line, so line numbers stay the
@@ -19,8 +22,8 @@ enum ScriptPrelude {
     (function () {
     "use strict";
     const hostCacheGet = globalThis.__em_cacheGet, hostCacheSet = globalThis.__em_cacheSet;
-    const hostCacheKeys = globalThis.__em_cacheKeys, hostLog = globalThis.__em_log;
-    delete globalThis.__em_cacheGet; delete globalThis.__em_cacheSet; delete globalThis.__em_cacheKeys; delete globalThis.__em_log;
+    const hostCacheKeys = globalThis.__em_cacheKeys, hostLog = globalThis.__em_log, hostPart = globalThis.__em_part;
+    for (const name of ["__em_cacheGet", "__em_cacheSet", "__em_cacheKeys", "__em_log", "__em_part"]) delete globalThis[name];
     const answerLimit = 64 * 1024 * 1024;
     const wrapperColumns = \#(prefix.utf8.count);
 
@@ -58,17 +61,17 @@ enum ScriptPrelude {
         return yamlAfterColon(plain, "").replace(/^[ \n]/, "") + "\n";
     }
 
+    function optionalText(value) { return value === undefined || value === null ? null : String(value); }
+
+    // `value`: a JSON or YAML body's value, a text, or a file's path.
     class Body {
-        constructor(kind, fields) { this.kind = kind; Object.assign(this, fields); Object.freeze(this); }
-        static json(value) { return new Body("json", {value: value}); }
-        static text(text) { return new Body("text", {text: text === undefined || text === null ? "" : String(text)}); }
-        static yaml(value) { return new Body("yaml", {text: toYAML(value)}); }
-        static file(path, contentType) {
-            return new Body("file", {path: String(path), contentType: contentType == null ? null : String(contentType)});
-        }
-        static template(path, contentType, data) {
-            return new Body("template", {path: String(path), contentType: contentType == null ? null : String(contentType), data: data});
-        }
+        constructor(kind, value, contentType, data) { this.kind = kind; this.value = value; this.contentType = contentType; this.data = data; }
+        static json(value, data) { return new Body("json", value, null, data); }
+        static text(text, data) { return new Body("text", optionalText(text) ?? "", null, data); }
+        static yaml(value, data) { return new Body("yaml", value, null, data); }
+        static file(path, contentType) { return new Body("file", String(path), optionalText(contentType), undefined); }
+        static template(path, contentType, data) { return new Body("template", String(path), optionalText(contentType), data); }
+        static empty() { return new Body("none", undefined, null, undefined); }
     }
 
     class Response {
@@ -97,11 +100,12 @@ enum ScriptPrelude {
         static serviceUnavailable(body, headers) { return new Response(503, body, headers); }
     }
 
+    // A key the cache does not hold reads null, as in Voodoo: "Hello " + cache.name gives "Hello null".
     const cache = new Proxy({}, {
         get(target, key) {
             if (typeof key !== "string") return undefined;
             const text = hostCacheGet(key);
-            return text === undefined ? undefined : JSON.parse(text);
+            return text === undefined ? null : JSON.parse(text);
         },
         set(target, key, value) {
             if (typeof key !== "string") return false;
@@ -142,63 +146,99 @@ enum ScriptPrelude {
     Object.defineProperty(globalThis, "Body", {value: Body});
     Object.defineProperty(globalThis, "console", {value: console, configurable: true});
 
-    function isJSONType(type) { return type === "application/json" || type.endsWith("+json"); }
-
-    function graphQLRequest(request) {
+    // `part(name)` reads a part of the request.
+    function graphQLRequest(part) {
         let source = null;
-        if (request.method === "GET" && typeof request.queryParameters.query === "string") {
+        const queryParameters = part("queryParameters");
+        if (part("method") === "GET" && typeof queryParameters.query === "string") {
             let variables = null;
-            try { variables = request.queryParameters.variables ? JSON.parse(request.queryParameters.variables) : null; } catch (e) {}
-            source = {query: request.queryParameters.query, operationName: request.queryParameters.operationName, variables: variables};
-        } else if (request.bodyJSON !== null && typeof request.bodyJSON === "object" && typeof request.bodyJSON.query === "string") {
-            source = request.bodyJSON;
+            try { variables = queryParameters.variables ? JSON.parse(queryParameters.variables) : null; } catch (e) {}
+            source = {query: queryParameters.query, operationName: queryParameters.operationName, variables: variables};
+        } else {
+            const bodyJSON = part("bodyJSON");
+            if (bodyJSON !== null && typeof bodyJSON === "object" && typeof bodyJSON.query === "string") source = bodyJSON;
         }
         if (source === null) return null;
         return {operationName: typeof source.operationName === "string" ? source.operationName : null, query: source.query, variables: source.variables ?? null};
     }
 
-    function buildRequest(fields, body) {
-        const request = {
-            method: fields.method, headers: fields.headers, path: fields.path, query: fields.query, body: body ?? null,
-            pathComponents: ["/"].concat(fields.path.split("/").filter(part => part.length > 0)),
-            pathParameters: fields.pathParameters, queryParameters: fields.queryParameters,
-            bodyJSON: null, bodyYAML: fields.bodyYAML ?? null, formParameters: fields.formParameters, graphQLRequest: null, call: fields.call,
-        };
-        if (request.body !== null && isJSONType(fields.contentType)) {
-            try { request.bodyJSON = JSON.parse(request.body); } catch (e) {}
-        }
-        request.graphQLRequest = graphQLRequest(request);
-        return request;
+    // The request: an object whose parts are read from the server when a script first reads them, then
+    // kept as its own properties (a script may change them, as any object's). A proxy, so that making one
+    // costs next to nothing: reading, listing, copying and serializing it all work as for a plain object.
+    // The indexes are the server's (`RequestPart`).
+    const callKey = Symbol("call");
+    const partNames = ["method", "headers", "path", "query", "body", "pathComponents", "pathParameters", "queryParameters", "bodyJSON",
+                       "bodyYAML", "formParameters", "graphQLRequest", "call"];
+    const partIndexes = Object.create(null);
+    partNames.forEach((name, index) => { partIndexes[name] = index; });
+    // The part `name` of the request whose proxy's target is `target`, read now if it was not yet.
+    function part(target, name) {
+        if (Object.hasOwn(target, name)) return target[name];
+        const index = partIndexes[name];
+        if (index === undefined) return undefined;
+        const value = name === "graphQLRequest" ? graphQLRequest(other => part(target, other)) : hostPart(index, target[callKey]);
+        if (value === undefined) throw new Error("request." + name + " can be read only while its own call runs; keep what a later call needs in cache");
+        target[name] = value;
+        return value;
     }
+    const requestHandler = {
+        get(target, key) {
+            const value = target[key];
+            return value !== undefined || typeof key !== "string" ? value : part(target, key);
+        },
+        has(target, key) { return key in target || (typeof key === "string" && partIndexes[key] !== undefined); },
+        ownKeys(target) {
+            return partNames.concat(Reflect.ownKeys(target).filter(key => key !== callKey && partIndexes[key] === undefined));
+        },
+        getOwnPropertyDescriptor(target, key) {
+            if (key === callKey) return undefined;
+            if (typeof key === "string") part(target, key);
+            return Reflect.getOwnPropertyDescriptor(target, key);
+        },
+        deleteProperty(target, key) { if (key !== callKey) delete target[key]; return true; },
+    };
 
-    function headerList(headers) {
-        const list = [];
-        if (headers === undefined || headers === null) return list;
+    // The headers as "\0name\0value…", a list's each value under its name: the VM splits the text on NUL,
+    // which no header can hold.
+    function headerText(headers) {
+        if (headers === undefined || headers === null) return "";
         if (typeof headers !== "object") throw new ResultError("a Response's headers must be an object such as {\"X-Id\": \"1\"}, got " + describeValue(headers));
+        let text = "";
+        const add = (name, value) => {
+            if (name.includes("\0") || value.includes("\0")) {
+                throw new ResultError("the header " + JSON.stringify(name) + " cannot be sent: a name is a token and a value has no line break");
+            }
+            text += "\0" + name + "\0" + value;
+        };
         for (const name of Object.keys(headers)) {
             const value = headers[name];
-            if (Array.isArray(value)) { for (const each of value) list.push([name, String(each)]); }
-            else if (value !== undefined && value !== null) list.push([name, String(value)]);
+            if (Array.isArray(value)) { for (const each of value) add(name, String(each)); }
+            else if (value !== undefined && value !== null) add(name, String(value));
         }
-        return list;
+        return text;
     }
 
-    function bodyFields(body, request) {
-        if (body === undefined || body === null) return {kind: "none"};
+    function dataText(data) { return data === undefined || data === null ? null : JSON.stringify(data) ?? null; }
+    function jsonText(value) { return JSON.stringify(value) ?? "null"; }
+
+    // Sets the body's text (or its file's path), content type and template data as items 1 to 3 of the
+    // answer, and gives its kind: 0 none, 1 text, 2 JSON, 3 YAML, 4 file, 5 template (`ScriptResponse.Body`).
+    function setBody(body, answer) {
         if (body instanceof Body) {
             switch (body.kind) {
-            case "json": { const text = JSON.stringify(body.value); return {kind: "json", text: text === undefined ? "null" : text}; }
-            case "text": case "yaml": return {kind: body.kind, text: body.text};
-            case "file": return {kind: "file", path: body.path, contentType: body.contentType};
-            case "template": {
-                const seen = Object.assign({request: request, call: request.call}, body.data);
-                return {kind: "template", path: body.path, contentType: body.contentType, data: seen};
-            }
+            case "json": answer[1] = jsonText(body.value); answer[3] = dataText(body.data); return 2;
+            case "text": answer[1] = body.value; answer[3] = dataText(body.data); return 1;
+            case "yaml": answer[3] = dataText(body.data); answer[1] = answer[3] === null ? toYAML(body.value) : jsonText(body.value); return 3;
+            case "file": answer[1] = body.value; answer[2] = body.contentType; return 4;
+            case "template": answer[1] = body.value; answer[2] = body.contentType; answer[3] = dataText(body.data); return 5;
+            case "none": return 0;
             }
         }
-        if (typeof body === "string") return {kind: "text", text: body};
-        const text = JSON.stringify(body);
-        return text === undefined ? {kind: "none"} : {kind: "json", text: text};
+        if (typeof body === "string") { answer[1] = body; return 1; }
+        const text = body === null ? undefined : JSON.stringify(body);
+        if (text === undefined) return 0;
+        answer[1] = text;
+        return 2;
     }
 
     function scriptPlace(thrown, url) {
@@ -236,9 +276,9 @@ enum ScriptPrelude {
         return JSON.stringify({error: message, line: place.line, column: place.column});
     }
 
-    function call(response, requestText, url, body) {
+    function call(response, token, url) {
         try {
-            const request = buildRequest(JSON.parse(requestText), body);
+            const request = new Proxy({[callKey]: token}, requestHandler);
             const result = response(request, cache);
             if (!(result instanceof Response)) {
                 throw new ResultError("response(request, cache) must return a Response such as Response.ok(Body.json({...})), but it returned " + describeValue(result));
@@ -247,17 +287,17 @@ enum ScriptPrelude {
             if (!Number.isInteger(status) || status < 200 || status > 599) {
                 throw new ResultError("a Response's status must be an integer from 200 to 599, got " + JSON.stringify(status));
             }
-            const answer = JSON.stringify({status: status, headers: headerList(result.headers), body: bodyFields(result.body, request)});
-            if (answer.length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
+            const answer = [null, null, null, null];
+            const kind = setBody(result.body, answer);
+            if (answer[1] !== null && answer[1].length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
+            answer[0] = status + "\0" + kind + headerText(result.headers);
             return answer;
         } catch (thrown) {
             return describe(thrown, url);
         }
     }
 
-    return function entry(operation, first, second, third, fourth) {
-        return operation === "call" ? call(first, second, third, fourth) : describe(first, second);
-    };
+    return {call: call, describe: describe, yaml: text => toYAML(JSON.parse(text))};
     })()
     """#
 }

@@ -2,11 +2,16 @@ import EspressoMartini
 import Glibc
 import Logging
 
-/// Runs scripts on threads of its own, each with its own VM, so that a script never holds up the
-/// libmicrohttpd thread that received its request: while scripts run (an endless one included, until
-/// its timeout), static exchanges are answered at once. The threads start with the first script call;
-/// a server whose tree has no script starts none and never loads the engine. A VM is made on its
-/// thread's first call and made anew when a call comes from a reloaded tree (its scripts may have changed).
+/// Runs scripts, each thread with its own VM (`ScriptVM`). A call runs first on the thread that received its
+/// request, in that thread's VM, with a budget of one tick (`ScriptWatch.tick`, 10 ms of processor time):
+/// no hand-off to another thread and back, for the short scripts mocks have. A call past the budget, or one
+/// that would wait for the cache behind a call on a script thread, is stopped with no effect and runs again
+/// on a script thread of its own, with the whole `script_timeout`; a script that ran past the budget twice on
+/// a thread runs on script threads from then on. So an endless script holds up a thread that receives
+/// requests for 10 ms twice, and never again. Script threads start with the first call that needs one; a server whose
+/// tree has no script starts none and never loads the engine. A VM is made on its thread's first call, and
+/// made anew for a reloaded tree (its scripts may have changed) or after a call stopped for its time or
+/// its memory (whose pages then go back to the system at once).
 public final class ScriptRunner: ScriptEngine, @unchecked Sendable {
     private struct Queued {
         let job: ScriptJob
@@ -22,21 +27,54 @@ public final class ScriptRunner: ScriptEngine, @unchecked Sendable {
         var stopping = false
     }
 
-    private let timeout: Double
+    private let limits: ScriptLimits
     private let parser: any JSONParser
     private let logger: Logger
     private let threadCount: Int
     private let queue = Monitor(Queue())
+    /// Each receiving thread's `VMSlot`, released when the thread ends.
+    private let receivingSlots: pthread_key_t
 
-    /// `threads` VMs at most (each about 10 MiB once warm); `timeout` in seconds per call.
-    public init(timeout: Double, parser: any JSONParser, logger: Logger, threads: Int) {
-        self.timeout = timeout
+    /// `threads` script threads at most (each VM a few MiB once warm).
+    public init(limits: ScriptLimits, parser: any JSONParser, logger: Logger, threads: Int) {
+        self.limits = limits
         self.parser = parser
         self.logger = logger
         threadCount = max(1, threads)
+        var key = pthread_key_t()
+        pthread_key_create(&key) { slot in
+            slot.map { Unmanaged<VMSlot>.fromOpaque($0).release() }
+        }
+        receivingSlots = key
     }
 
-    /// Runs the job's script and hands its answer to `completion`, on a script thread. Any thread.
+    public func answerOnThisThread(_ job: ScriptJob) -> GeneratedAnswer? {
+        let slot: VMSlot
+        if let known = pthread_getspecific(receivingSlots) {
+            slot = Unmanaged<VMSlot>.fromOpaque(known).takeUnretainedValue()
+        } else {
+            slot = VMSlot(limits: limits, parser: parser, logger: logger)
+            pthread_setspecific(receivingSlots, Unmanaged.passRetained(slot).toOpaque())
+        }
+        let tree = job.answer.tree
+        if slot.runsLong(job.script, of: tree) { return nil }
+        let vm: ScriptVM
+        do {
+            vm = try slot.vm(for: tree)
+        } catch {
+            return failure(error, of: job)
+        }
+        let outcome = vm.call(job, onReceivingThread: true)
+        if case .again(let ranLong) = outcome {
+            if ranLong { slot.noteRanLong(job.script) }
+            slot.settle()
+            return nil
+        }
+        defer { slot.settle() }
+        return answer(outcome, of: job, in: vm)
+    }
+
+    /// Runs the job's script on a script thread and hands its answer to `completion` there. Any thread.
     public func run(_ job: ScriptJob, completion: @escaping @Sendable (GeneratedAnswer) -> Void) {
         let (startThreads, wake) = queue.withLock { queue -> (Bool, Bool) in
             queue.jobs.append(Queued(job: job, completion: completion))
@@ -50,8 +88,8 @@ public final class ScriptRunner: ScriptEngine, @unchecked Sendable {
         }
     }
 
-    /// Answers calls not yet started with a `503` from now on (shut-down: every suspended connection must
-    /// resume before libmicrohttpd stops). Calls running finish within the timeout.
+    /// Answers calls not yet started on a script thread with a `503` from now on (shut-down: every
+    /// suspended connection must resume before libmicrohttpd stops). Calls running finish within the timeout.
     public func stop() {
         queue.withLock { $0.stopping = true }
     }
@@ -60,51 +98,48 @@ public final class ScriptRunner: ScriptEngine, @unchecked Sendable {
     public var isStopping: Bool { queue.withLock { $0.stopping } }
 
     private func work() {
-        var vm: ScriptVM?
+        let slot = VMSlot(limits: limits, parser: parser, logger: logger)
         while true {
             let (queued, stopping) = take()
-            let job = queued.job, tree = job.answer.tree
+            let job = queued.job
             if stopping {
-                queued.completion(.error(503, "the server is stopping", globalHeaders: tree.globalHeaders))
+                queued.completion(.error(503, "the server is stopping", globalHeaders: job.answer.tree.globalHeaders))
                 continue
             }
-            if vm == nil || vm?.tree !== tree || vm?.stopped == true {
-                vm = nil
-                do {
-                    vm = try ScriptVM(timeout: timeout, parser: parser)
-                    vm?.tree = tree
-                } catch {
-                    queued.completion(ScriptAnswer.failure(error, script: job.script, globalHeaders: tree.globalHeaders))
-                    continue
-                }
+            let answer: GeneratedAnswer
+            do {
+                let vm = try slot.vm(for: job.answer.tree)
+                answer = self.answer(vm.call(job, onReceivingThread: false), of: job, in: vm)
+                    ?? failure(ScriptProblem(message: "the script could not run"), of: job)
+            } catch {
+                answer = failure(error, of: job)
             }
-            queued.completion(answer(job, in: vm!))
+            queued.completion(answer)
+            slot.settle()
         }
     }
 
-    /// The request goes to the engine as JSON text (`ScriptRequest`) with its body beside it; the cache is
-    /// the job's session's, held from the script's first use until the call returns; `Body.template` and
-    /// template data render after the call, with the cache as the script left it.
-    private func answer(_ job: ScriptJob, in vm: ScriptVM) -> GeneratedAnswer {
-        let requestText = ScriptRequest.json(job.model, call: job.answer.call)
-        let outcome = job.cache.withCall { cacheCall in
-            ScriptCall(cache: cacheCall, parser: parser, logger: logger, route: job.script.route).run {
-                vm.call(job.script, request: requestText, body: job.model.bodyText)
-            }
-        }
-        let globalHeaders = job.answer.tree.globalHeaders
+    /// The bytes a call's outcome sends: `Body.template` and template data render now, after the call, with
+    /// the cache as the script left it. Nil for a call to run again.
+    private func answer(_ outcome: ScriptVM.Outcome, of job: ScriptJob, in vm: ScriptVM) -> GeneratedAnswer? {
         switch outcome {
-        case .answer(let text):
-            return ScriptAnswer.make(fromAnswer: text, job: job, parser: parser) { problem in
+        case .response(let response):
+            return ScriptAnswer.make(from: response, job: job, parser: parser, yaml: vm.yaml) { problem in
                 log(problem, of: job.script)
             }
         case .failure(let problem):
-            log(problem, of: job.script)
-            return ScriptAnswer.failure(problem, script: job.script, globalHeaders: globalHeaders)
+            return failure(problem, of: job)
+        case .again:
+            return nil
         }
     }
 
     /// A failed call is answered `500` and logged as a warning with the script's place.
+    private func failure(_ problem: ScriptProblem, of job: ScriptJob) -> GeneratedAnswer {
+        log(problem, of: job.script)
+        return ScriptAnswer.failure(problem, script: job.script, globalHeaders: job.answer.tree.globalHeaders)
+    }
+
     private func log(_ problem: ScriptProblem, of script: ResponseScript) {
         let place = problem.line.map { " (\(script.file):\(script.fileLine($0)))" } ?? ""
         logger.warning("script \(script.route) failed: \(problem.message)\(place)")

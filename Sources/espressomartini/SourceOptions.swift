@@ -39,7 +39,7 @@ struct SourceOptions {
     /// is reported on standard error; with an error, exit 78 (EX_CONFIG) after `outcome`.
     func loadTree(outcome: String) throws(ExitStatus) -> (configuration: ServerConfiguration, tree: ExchangeTree) {
         var (configuration, diagnostics) = resolve()
-        let checker = JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: JanssonParser())
+        let checker = JavaScriptCoreChecker(limits: ScriptLimits(configuration), parser: JanssonParser())
         let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser(), scriptChecker: checker).load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         try DiagnosticsReport.check(diagnostics, outcome: outcome)

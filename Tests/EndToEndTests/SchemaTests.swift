@@ -214,7 +214,7 @@ struct SchemaTests {
         .init("an unknown distribution", .exchange, #"{"delay": {"distribution": "normal", "min": 0, "max": 1}}"#, .error),
 
         .init("the empty object", .server, "{}", .clean),
-        .init("every key", .server, #"{"$schema": "x.json", "hostname": "::", "port": 0, "delay": 0.25, "log_level": "debug", "requests_folder": "network-exchanges", "headers": {"X-Mock": "1", "Set-Cookie": ["a=1", "b=2"]}, "admin": false, "watch": false, "connection_timeout": 86400, "connection_limit": 1, "session_header": "X-Test-Run", "max_sessions": 10, "script_timeout": 0.5, "journal_size": 1000000, "environment": {"any": "thing"}}"#, .clean),
+        .init("every key", .server, #"{"$schema": "x.json", "hostname": "::", "port": 0, "delay": 0.25, "log_level": "debug", "requests_folder": "network-exchanges", "headers": {"X-Mock": "1", "Set-Cookie": ["a=1", "b=2"]}, "admin": false, "watch": false, "connection_timeout": 86400, "connection_limit": 1, "session_header": "X-Test-Run", "max_sessions": 10, "script_timeout": 0.5, "script_memory": 256, "journal_size": 1000000, "environment": {"any": "thing"}}"#, .clean),
         .init("a session header that is no header name", .server, #"{"session_header": "X Run"}"#, .error),
         .init("max_sessions of 0", .server, #"{"max_sessions": 0}"#, .error),
         .init("journal_size over a million", .server, #"{"journal_size": 1000001}"#, .error),
@@ -246,6 +246,8 @@ struct SchemaTests {
         .init("connection_limit 65537", .server, #"{"connection_limit": 65537}"#, .error),
         .init("script_timeout 0", .server, #"{"script_timeout": 0}"#, .error),
         .init("script_timeout as a string", .server, #"{"script_timeout": "1"}"#, .error),
+        .init("script_memory 4", .server, #"{"script_memory": 4}"#, .error),
+        .init("script_memory as a fraction", .server, #"{"script_memory": 64.5}"#, .error),
         .init("a header value as a number", .server, #"{"headers": {"X-A": 1}}"#, .error),
         .init("a proxy and the admin API's access", .server, #"{"proxy": {"target": "https://api.example.com/v2", "timeout": 5, "verify_tls": false, "headers": {"X-Api-Key": "k"}, "record": true}, "admin_token": "t0k-en", "admin_access": "any"}"#, .clean),
         .init("a proxy without a target", .server, #"{"proxy": {"timeout": 5}}"#, .error),

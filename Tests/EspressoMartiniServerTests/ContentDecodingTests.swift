@@ -19,7 +19,7 @@ import Testing
     /// Writes `bytes` to a file, decodes it, returns what came out (nil when it did not decode).
     static func decode(_ bytes: [UInt8], _ encoding: String) throws -> [UInt8]? {
         let path = NSTemporaryDirectory() + "espressomartini-decoding-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         guard let decoded = ContentDecoding.decodeFile(path, encoding: encoding) else {
             #expect(FileManager.default.fileExists(atPath: path), "the encoded file is kept when decoding fails")
@@ -41,7 +41,7 @@ import Testing
     @Test func aBodyOfSeveralMegabytesDecodesInPieces() throws {
         let large = [UInt8]((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 * 7 / 5) })
         let path = NSTemporaryDirectory() + "espressomartini-decoding-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(large))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(large))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let gzipped = try ExternalToolForUnits.gzip(path)
         #expect(try Self.decode(gzipped, "gzip") == large)

@@ -29,6 +29,7 @@ import Testing
         #expect(configuration.sessionHeader == "X-Espressomartini-Session")
         #expect(configuration.maxSessions == 1000)
         #expect(configuration.scriptTimeout == 1)
+        #expect(configuration.scriptMemory == 64)
         #expect(configuration.journalSize == 1000)
     }
 
@@ -54,6 +55,7 @@ import Testing
               "session_header": "X-Test-Run",
               "max_sessions": 20,
               "script_timeout": 0.25,
+              "script_memory": 128,
               "journal_size": 250000,
               "network": "3g",
               "bandwidth": "1mbit",
@@ -68,6 +70,7 @@ import Testing
         expected.logLevel = .debug
         expected.requestsFolder = "/srv/mocks"
         expected.scriptTimeout = 0.25
+        expected.scriptMemory = 128
         expected.journalSize = 250_000
         expected.headers = [
             HTTPHeader(name: "X-Env", value: "dev"), HTTPHeader(name: "Vary", value: "Accept"), HTTPHeader(name: "Vary", value: "Origin"),
@@ -210,6 +213,8 @@ import Testing
         .init("watch as a number", #"{"watch": 1}"#, [":1:11: error: 'watch' must be true or false, found an integer"]),
         .init("script_timeout as a string", #"{"script_timeout": "1"}"#, [":1:20: error: 'script_timeout' must be a number of seconds from 0.01 to 3600, found a string"]),
         .init("script_timeout 0", #"{"script_timeout": 0}"#, [":1:20: error: 'script_timeout' 0 is out of range; use 0.01 to 3600 seconds"]),
+        .init("script_memory as a fraction", #"{"script_memory": 64.5}"#, [":1:19: error: 'script_memory' must be a whole number of MiB from 8 to 65536, found a number"]),
+        .init("script_memory 4", #"{"script_memory": 4}"#, [":1:19: error: 'script_memory' 4 is out of range; use 8 to 65536 MiB"]),
         .init("headers not an object", #"{"headers": "X-A: 1"}"#, [":1:13: error: 'headers' must be an object of header names to strings, found a string"]),
         .init("a bandwidth that is no rate", #"{"bandwidth": "fast"}"#, [
             #":1:15: error: 'bandwidth' "fast" is not a rate; give bytes per second (a number) or a string such as "56kbit", "1.5mbit" or "100KB" (kbit and mbit count 1000 bits, KB and MB 1024 bytes)"#,

@@ -130,6 +130,14 @@ else
   fail "the template unit's settings differ from the plain unit's"
 fi
 
+# A ceiling on the service's memory, below which each script call is bounded by script_memory.
+if grep -qx 'MemoryHigh=1G' "$work/root/lib/systemd/system/espressomartini.service" \
+  && grep -qx 'MemoryMax=2G' "$work/root/lib/systemd/system/espressomartini.service"; then
+  pass "the units bound the service's memory (MemoryHigh=1G, MemoryMax=2G)"
+else
+  fail "the unit lost MemoryHigh=1G or MemoryMax=2G"
+fi
+
 echo "== lintian"
 if lintian_output=$(lintian --fail-on error,warning "$deb" 2>&1) && ! grep -qE '^[EW]: ' <<<"$lintian_output"; then
   pass "lintian: no errors, no warnings"

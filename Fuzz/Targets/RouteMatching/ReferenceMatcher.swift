@@ -33,8 +33,8 @@ struct ReferenceMatcher {
             switch segment {
             case .catchAll:
                 return segments.count > position  // one or more segments left
-            case .literal(let text), .encodedLiteral(let text, _):
-                guard position < segments.count, segments[position] == text else { return false }
+            case .literal, .encodedLiteral:
+                guard position < segments.count, segments[position] == segment.literalText else { return false }
             case .parameter, .wildcard:
                 guard position < segments.count else { return false }
             }

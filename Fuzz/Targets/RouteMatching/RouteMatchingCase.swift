@@ -31,7 +31,7 @@ struct RouteMatchingCase {
 
         let decision = RouteTable.decider.decide(request, tree: RouteTable.serving)
         guard !hasDotSegment else {
-            require(decision.statusCode == 400, "\(methodName) \(path.debugDescription) with a dot segment decided \(decision.statusCode)")
+            require(decision.statusCode == 400, "\(methodName) \(path.debugDescription) with a dot segment decided \(decision.statusCode.map(String.init) ?? "no status")")
             return
         }
         let reference = ReferenceMatcher(routes: RouteTable.routes)

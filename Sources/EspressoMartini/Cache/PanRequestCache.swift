@@ -3,19 +3,22 @@
 /// first use until it returns it has the cache to itself (`CacheCall`), so a read-modify-write such as
 /// `cache.n = (cache.n ?? 0) + 1` from parallel requests loses no update. Its changes are published when
 /// the call ends. Templates and the admin API read what was last published, under a short lock that no
-/// script call holds while it runs: no thread answering HTTP ever waits for a script.
+/// script call holds while it runs. A call on a thread that answers HTTP waits only behind another such
+/// call (which is short), never behind one on a script thread (which may run for its whole timeout).
 public final class PanRequestCache: @unchecked Sendable {
     /// What was last published.
     private let published = Locked<[String: JSONValue]>([:])
-    /// Held by one script call at a time, from its first use of the cache until it ends.
-    private let calls = PthreadMutex()
+    /// Whether a script call holds the cache (one at a time, from its first use until it ends), and
+    /// whether it runs on a thread that answers HTTP.
+    private let holder = Monitor<(held: Bool, onReceivingThread: Bool)>((false, false))
 
     public init() {}
 
     /// Runs `body` as one call that may use the cache (through the `CacheCall` it gets, on this thread
-    /// only); what the call changed is published when `body` returns.
-    public func withCall<Result>(_ body: (CacheCall) throws -> Result) rethrows -> Result {
-        let call = CacheCall(cache: self)
+    /// only); what the call changed is published when `body` returns. `onReceivingThread`: the call runs on
+    /// a thread that answers HTTP, and gives up rather than wait behind a call on a script thread.
+    public func withCall<Result>(onReceivingThread: Bool = false, _ body: (CacheCall) throws -> Result) rethrows -> Result {
+        let call = CacheCall(cache: self, onReceivingThread: onReceivingThread)
         defer { call.end() }
         return try body(call)
     }
@@ -37,17 +40,33 @@ public final class PanRequestCache: @unchecked Sendable {
         published.withLock { $0.removeAll() }
     }
 
-    /// Takes the cache for a call: what is published then is what the call starts from.
-    func beginCall() -> [String: JSONValue] {
-        calls.lock()
-        return published.withLock { $0 }
+    /// Takes the cache for a call, waiting for the call that holds it: what is published then is what the
+    /// call starts from. Nil for a call on the receiving thread when a call on a script thread holds it.
+    func beginCall(onReceivingThread: Bool) -> [String: JSONValue]? {
+        var taken = true
+        holder.wait { holder in
+            if !holder.held {
+                holder = (true, onReceivingThread)
+                return true
+            }
+            if onReceivingThread && !holder.onReceivingThread {
+                taken = false
+                return true
+            }
+            return false
+        }
+        return taken ? published.withLock { $0 } : nil
     }
 
-    /// Publishes a call's changes (a nil value removes its key) and lets the next call in.
+    /// Publishes a call's changes (a nil value removes its key) and lets the next call in: every waiting
+    /// call looks again, so that one on the receiving thread sees at once when a script thread's call took it.
     func endCall(changes: [String: JSONValue?]) {
-        published.withLock { values in
-            for (key, value) in changes { values[key] = value }
+        if !changes.isEmpty {
+            published.withLock { values in
+                for (key, value) in changes { values[key] = value }
+            }
         }
-        calls.unlock()
+        holder.withLock { $0.held = false }
+        holder.broadcast()
     }
 }

@@ -1,8 +1,8 @@
 extension ServerConfiguration {
     static let knownKeys = [
         "hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit",
-        "cors", "tls", "session_header", "max_sessions", "script_timeout", "journal_size", "bandwidth", "network", "admin_token", "admin_access",
-        "proxy", "environment",
+        "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "bandwidth", "network", "admin_token",
+        "admin_access", "proxy", "environment",
     ]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
@@ -119,6 +119,14 @@ extension ServerConfiguration {
                     continue
                 }
                 configuration.scriptTimeout = seconds
+            case "script_memory":
+                let range = 8...65536
+                guard case .integer(let number) = member.value else { wrongType("a whole number of MiB from \(range.lowerBound) to \(range.upperBound)"); continue }
+                guard range.contains(Int(number)) else {
+                    diagnostics.error(file, at, "'script_memory' \(number) is out of range; use \(range.lowerBound) to \(range.upperBound) MiB")
+                    continue
+                }
+                configuration.scriptMemory = Int(number)
             case "bandwidth", "network":
                 continue  // read below
             case "proxy":

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var network: NetworkCondition?
     /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
     public var scriptTimeout: Double = 1
+    /// MiB one JavaScript call may grow the server's memory by before it is stopped and answered `500`.
+    public var scriptMemory = 64
     /// Who may use the admin API besides clients with `adminToken`.
     public var adminAccess = AdminAccess.loopback
     /// With it, the admin API admits a client that sends `Authorization: Bearer TOKEN`, and only such clients.

@@ -58,9 +58,13 @@ public struct Request: Sendable {
     /// request's segment at its place. A route's capture names belong to the route, not to the trie's edge:
     /// `GET /users/{id}` and `DELETE /users/{userId}` share one edge and name their capture differently.
     public func pathParameters(of route: RoutePattern) -> [PathParameter] {
-        let names = route.segments.enumerated().compactMap { index, segment in segment.parameterName.map { (index, $0) } }
-        guard !names.isEmpty else { return [] }
-        let values = segments.segments
-        return names.compactMap { index, name in index < values.count ? PathParameter(name: name, value: values[index]) : nil }
+        segments.withSegments { values in
+            var parameters: [PathParameter] = []
+            for (index, segment) in route.segments.enumerated() where index < values.count {
+                guard let name = segment.parameterName else { continue }
+                parameters.append(PathParameter(name: name, value: String(decoding: values[index], as: UTF8.self)))
+            }
+            return parameters
+        }
     }
 }

@@ -54,13 +54,25 @@ extension RequestModel {
     }
 
     /// An object of each name's value (a list of them for a repeated name), in order of first appearance.
+    /// Names are looked up among those seen so far (through an index only when there are many), and a list
+    /// is made only for a name that repeats.
     static func grouped(_ pairs: [(String, String)]) -> JSONValue {
-        var names: [String] = []
-        var values: [String: [String]] = [:]
+        var names: [String] = [], firsts: [String] = []
+        names.reserveCapacity(pairs.count)
+        firsts.reserveCapacity(pairs.count)
+        var repeats: [Int: [String]] = [:]
+        var index: [String: Int]? = pairs.count > 16 ? [:] : nil
         for (name, value) in pairs {
-            if values[name] == nil { names.append(name) }
-            values[name, default: []].append(value)
+            guard let known = index != nil ? index![name] : names.firstIndex(of: name) else {
+                index?[name] = names.count
+                names.append(name)
+                firsts.append(value)
+                continue
+            }
+            repeats[known, default: [firsts[known]]].append(value)
         }
-        return .object(names.map { JSONMember(key: $0, value: oneOrMany(values[$0]!)!) })
+        return .object(names.indices.map { position in
+            JSONMember(key: names[position], value: repeats[position].map { .array($0.map(JSONValue.string)) } ?? .string(firsts[position]))
+        })
     }
 }

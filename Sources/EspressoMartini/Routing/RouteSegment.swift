@@ -2,9 +2,10 @@
 public enum RouteSegment: Sendable, Hashable {
     /// Matches exactly this text.
     case literal(String)
-    /// A folder name with percent-escapes (`%2A`, `%7Bid%7D`, `%47ET`): matches exactly the decoded `text`,
-    /// never as a pattern; `spelling` is the folder name.
-    case encodedLiteral(String, spelling: String)
+    /// A folder name with percent-escapes (`%2A`, `%7Bid%7D`, `%47ET`) that decodes: matches exactly the
+    /// decoded text (`literalText`), never as a pattern. Only the folder name is kept, so that a segment stays
+    /// as small as a literal's (the decoded text is needed at load and for messages only).
+    case encodedLiteral(spelling: String)
     /// `{name}` or `:name`, as spelled: matches any one segment (the name is for the reader).
     case parameter(spelling: String)
     /// `*`: matches any one segment.
@@ -15,8 +16,8 @@ public enum RouteSegment: Sendable, Hashable {
     /// The segment a folder name stands for. A name with a `%` that `FolderNameEscapes` cannot decode stays a
     /// plain literal here; the loader refuses such a folder.
     public init(folderName name: String) {
-        if name.utf8.contains(UInt8(ascii: "%")), case .decoded(let text)? = FolderNameEscapes.decode(name) {
-            self = .encodedLiteral(text, spelling: name)
+        if name.utf8.contains(UInt8(ascii: "%")), case .decoded? = FolderNameEscapes.decode(name) {
+            self = .encodedLiteral(spelling: name)
         } else if name == "*" {
             self = .wildcard
         } else if name == "**" {
@@ -32,7 +33,7 @@ public enum RouteSegment: Sendable, Hashable {
     public var spelling: String {
         switch self {
         case .literal(let text): text
-        case .encodedLiteral(_, let spelling): spelling
+        case .encodedLiteral(let spelling): spelling
         case .parameter(let spelling): spelling
         case .wildcard: "*"
         case .catchAll: "**"
@@ -42,7 +43,9 @@ public enum RouteSegment: Sendable, Hashable {
     /// The text a literal segment matches; nil for patterns.
     public var literalText: String? {
         switch self {
-        case .literal(let text), .encodedLiteral(let text, _): text
+        case .literal(let text): text
+        case .encodedLiteral(let spelling):
+            if case .decoded(let text)? = FolderNameEscapes.decode(spelling) { text } else { spelling }
         case .parameter, .wildcard, .catchAll: nil
         }
     }
@@ -58,8 +61,8 @@ public enum RouteSegment: Sendable, Hashable {
     /// literal both match only `*`.
     func matchesSameRequests(as other: RouteSegment) -> Bool {
         switch (self, other) {
-        case (.literal(let a), .literal(let b)), (.literal(let a), .encodedLiteral(let b, _)), (.encodedLiteral(let a, _), .literal(let b)),
-             (.encodedLiteral(let a, _), .encodedLiteral(let b, _)): a == b
+        case (.literal, .literal), (.literal, .encodedLiteral), (.encodedLiteral, .literal), (.encodedLiteral, .encodedLiteral):
+            literalText == other.literalText
         case (.parameter, .parameter), (.parameter, .wildcard), (.wildcard, .parameter), (.wildcard, .wildcard): true
         case (.catchAll, .catchAll): true
         default: false
@@ -69,9 +72,9 @@ public enum RouteSegment: Sendable, Hashable {
     /// Hashes what `matchesSameRequests` compares.
     func hashMatchedRequests(into hasher: inout Hasher) {
         switch self {
-        case .literal(let text), .encodedLiteral(let text, _):
+        case .literal, .encodedLiteral:
             hasher.combine(0)
-            hasher.combine(text)
+            hasher.combine(literalText)
         case .parameter, .wildcard: hasher.combine(1)
         case .catchAll: hasher.combine(2)
         }

@@ -22,8 +22,8 @@ enum RouteSimilarity {
                     for k in (i + 1)...rows { cost[k][j + 1] = min(cost[k][j + 1], here + 0.1) }
                 case .parameter, .wildcard:
                     cost[i + 1][j + 1] = min(cost[i + 1][j + 1], here + 0.1)
-                case .literal(let text), .encodedLiteral(let text, _):
-                    cost[i + 1][j + 1] = min(cost[i + 1][j + 1], here + literalDistance(path[i], text))
+                case .literal, .encodedLiteral:
+                    cost[i + 1][j + 1] = min(cost[i + 1][j + 1], here + literalDistance(path[i], segments[j].literalText!))
                 }
             }
         }

@@ -54,8 +54,9 @@ extension RouteTrie {
 
         private mutating func child(of node: Int, for segment: RouteSegment) -> Int {
             let existing: Int32
+            var literal = segment.literalText
             switch segment {
-            case .literal(var text), .encodedLiteral(var text, _): existing = text.withUTF8 { literals.child(of: Int32(node), named: $0) }
+            case .literal, .encodedLiteral: existing = literal!.withUTF8 { literals.child(of: Int32(node), named: $0) }
             case .parameter, .wildcard: existing = nodes[node].single
             case .catchAll: existing = nodes[node].catchAll
             }
@@ -63,7 +64,7 @@ extension RouteTrie {
             let created = Int32(nodes.count)
             nodes.append(Node())
             switch segment {
-            case .literal(var text), .encodedLiteral(var text, _): text.withUTF8 { literals.insert(parent: Int32(node), name: $0, child: created) }
+            case .literal, .encodedLiteral: literal!.withUTF8 { literals.insert(parent: Int32(node), name: $0, child: created) }
             case .parameter, .wildcard: nodes[node].single = created
             case .catchAll: nodes[node].catchAll = created
             }

@@ -42,12 +42,23 @@ public enum ContentType {
 
     public static let json = "application/json"
     public static let plainText = "text/plain; charset=utf-8"
+    public static let yaml = "application/yaml"
     public static let unknown = "application/octet-stream"
 
     /// The media type of a `Content-Type` value, in lower case, without parameters or spaces:
     /// `application/json; charset=utf-8` → `application/json`.
     public static func mediaType(of contentType: String) -> String {
-        String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+        var bytes: [UInt8] = []
+        for byte in contentType.utf8 {
+            switch byte {
+            case UInt8(ascii: ";"): return String(decoding: bytes, as: UTF8.self)
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            case 0x80...: return String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The type for a file name, by its extension (any case); unknown extensions are octet streams.

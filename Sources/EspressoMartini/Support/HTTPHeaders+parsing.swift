@@ -50,7 +50,7 @@ public enum HeadersParser {
         return headers
     }
 
-    /// RFC 9110 token characters.
+    /// RFC 9110 token characters: what a header's name may be.
     public static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in
             switch byte {

@@ -73,4 +73,9 @@ public final class Monitor<Value>: @unchecked Sendable {
     public func signal() {
         pthread_cond_signal(condition)
     }
+
+    /// Wakes every thread sleeping in `wait(until:)`.
+    public func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
 }

@@ -15,19 +15,20 @@ public struct ConfiguredResponse: Sendable, Equatable {
     }
 
     public let kind: Kind
+    /// Its delay, fault and network, when it has any.
+    private let sending: ResponseSending?
+
     /// The response's own delay; nil means the global delay applies.
-    public let delay: ResponseDelay?
+    public var delay: ResponseDelay? { sending?.delay }
     /// The way the connection fails instead of (or, for `truncatedBody`, during) the answer; nil for none.
-    public let fault: ResponseFault?
+    public var fault: ResponseFault? { sending?.fault }
     /// The network the tree gives it (its own over its variant's over its exchange's); nil for none. The
     /// server configuration's comes on top when the tree is served.
-    public let network: NetworkCondition?
+    public var network: NetworkCondition? { sending?.network }
 
     public init(_ kind: Kind, delay: ResponseDelay? = nil, fault: ResponseFault? = nil, network: NetworkCondition? = nil) {
         self.kind = kind
-        self.delay = delay
-        self.fault = fault
-        self.network = network
+        sending = ResponseSending.make(delay: delay, fault: fault, network: network)
     }
 
     /// A fixed response.

@@ -164,7 +164,7 @@ struct Run: Command {
             return try ListenSocket(hostname: configuration.hostname, port: configuration.port)
         }
         let parser = JanssonParser()
-        let loader = TreeLoader(parser: parser, scriptChecker: JavaScriptCoreChecker(timeout: configuration.scriptTimeout, parser: parser))
+        let loader = TreeLoader(parser: parser, scriptChecker: JavaScriptCoreChecker(limits: ScriptLimits(configuration), parser: parser))
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         if let files = configuration.tls {
@@ -193,7 +193,7 @@ struct Run: Command {
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
             templates: TemplateEnvironment(cache: service.cache)
         )
-        let scripts = ScriptRunner(timeout: configuration.scriptTimeout, parser: parser, logger: logger, threads: MockServer.coreCount)
+        let scripts = ScriptRunner(limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: MockServer.coreCount)
         let recorder = configuration.proxy?.records == true
             ? ExchangeRecorder(requestsFolder: configuration.requestsFolder, options: recording, parser: parser) : nil
         let server: MockServer

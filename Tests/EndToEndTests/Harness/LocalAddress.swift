@@ -16,7 +16,7 @@ enum LocalAddress {
             var ipv4 = UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr
             var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             inet_ntop(AF_INET, &ipv4, &text, socklen_t(text.count))
-            return String(cString: text)
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         return nil
     }

@@ -36,12 +36,13 @@ STATIC_LIBSTDCXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_LIBSTDCXX_DIR = $(CURDIR)/.build/static-libstdc++
 STATIC_LIBSTDCXX_FLAGS = $(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(STATIC_LIBSTDCXX_DIR))
 # The Debian packages the build needs; installed with apt-get when missing (with sudo when not root).
-BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev libyaml-dev
+BUILD_PACKAGES = pkg-config libmicrohttpd-dev libjansson-dev libgnutls28-dev libyaml-dev libcurl4-gnutls-dev libbrotli-dev zlib1g-dev
 # The libraries the binary loads with dlopen when a tree needs them (none is linked, so the build does not pull
 # them in): JavaScriptCore for scripts, libyaml for a script reading a YAML body and for `import openapi` of a
-# YAML description. The example tree has scripts, so `make run` installs them; Tests/RunPackages/check-run-packages.sh
-# fails when one it loads is missing here.
-RUN_PACKAGES = libjavascriptcoregtk-4.1-0 libyaml-0-2
+# YAML description, libcurl (with zlib and Brotli, which it pulls in) for a `proxy`. The example tree has
+# scripts, so `make run` installs them; Tests/RunPackages/check-run-packages.sh fails when one it loads is
+# missing here.
+RUN_PACKAGES = libjavascriptcoregtk-4.1-0 libyaml-0-2 libcurl3-gnutls
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # JSON Schemas of both kinds of configuration.json, for editors (installed in share/espressomartini/schemas).
@@ -52,8 +53,9 @@ SCHEMAS = schemas/exchange-configuration.schema.json schemas/server-configuratio
 # openssl and curl for the HTTPS tests (a throw-away certificate, `curl --cacert`); Chromium, whose
 # headless mode runs the cross-origin page of the CORS tests (about 80 MB to download); JavaScriptCore and
 # libyaml for the script tests (the binary loads them with dlopen when a tree has a script; the build needs
-# none of JavaScriptCore's headers).
-TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium libjavascriptcoregtk-4.1-0 libyaml-0-2
+# none of JavaScriptCore's headers); Python, whose small HTTP server is the proxy tests' real API, and libcurl,
+# which the proxy loads.
+TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium libjavascriptcoregtk-4.1-0 libyaml-0-2 libcurl3-gnutls
 
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0

@@ -22,6 +22,11 @@ let package = Package(
         .systemLibrary(name: "CJavaScriptCore"),
         // libyaml's types, and nothing to link: loaded with dlopen the first time YAML is read.
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
+        // libcurl's types, and nothing to link: loaded with dlopen by a server with a `proxy`.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-gnutls-dev"])]),
+        // zlib's and Brotli's decoder types, and nothing to link: loaded with dlopen to decode a recorded body.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", providers: [.apt(["libbrotli-dev"])]),
         // Linux's epoll (in libc, nothing to link), which the Glibc module leaves out: the server watches the
         // sockets of answers that wait for bytes with it.
         .systemLibrary(name: "CEpoll"),
@@ -49,7 +54,7 @@ let package = Package(
         // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll"]
+            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll", "CCurl", "CZlib", "CBrotli"]
         ),
         // The commands; `run` makes the parser, the script engine, the decider and the server in one place.
         .executableTarget(
@@ -76,7 +81,8 @@ let package = Package(
         .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),
         // The sender and the server's request handling with fake connections and a fake script engine.
         .testTarget(name: "EspressoMartiniServerTests", dependencies: ["EspressoMartini", "EspressoMartiniServer", "EspressoMartiniJansson"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"]),
+        // The tests' own upstream server, run with python3 (not a resource: read from the source tree).
+        .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"], exclude: ["Upstream"]),
     ]
 )
 

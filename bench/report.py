@@ -18,8 +18,11 @@ rounds = sorted({r["round"] for r in records})
 slices = defaultdict(list)     # (server, probe, round) -> [wrk record of each slice]
 failures = defaultdict(list)   # (server, probe) -> [reason]
 values = defaultdict(dict)     # (server, metric) -> {round: value}
+drains = defaultdict(list)     # (server, round) -> [{written, requests, seconds} after each recording slice]
 for r in records:
-    if "failed" in r:
+    if "drain" in r:
+        drains[(r["server"], r["round"])].append(r["drain"])
+    elif "failed" in r:
         failures[(r["server"], r["probe"])].append(r["failed"])
     elif "metric" in r:
         if r["value"] is not None:
@@ -123,6 +126,29 @@ def spread(server, metric, fmt):
     return text + (" [%s–%s]" % (fmt(min(xs)), fmt(max(xs))) if len(xs) > 1 else "")
 
 
+def recording_rate(n):
+    """exchanges written per second in round n: every recording slice's exchanges over its load's time plus the
+    time its writes took to be done"""
+    load = loads[("em-record", "recorded")].get(n)
+    if not load or not drains[("em-record", n)]:
+        return None
+    written = sum(d["written"] for d in drains[("em-record", n)])
+    return written / (load["seconds"] + sum(d["seconds"] for d in drains[("em-record", n)]))
+
+
+def recording_ratio():
+    return median(recording_rate(n) / loads[("em-proxy", "distinct")][n]["rps"]
+                  for n in loads[("em-record", "recorded")]
+                  if recording_rate(n) and n in loads[("em-proxy", "distinct")] and loads[("em-proxy", "distinct")][n]["rps"])
+
+
+def recording_cell():
+    rates = [recording_rate(n) for n in loads[("em-record", "recorded")]]
+    unwritten = sum(d["requests"] - d["written"] for ds in (drains[("em-record", n)] for n in rounds) for d in ds)
+    note = " ⚠ %d requests never written" % unwritten if unwritten > 0 else ""
+    return ("—" if not any(rates) else count(median(rates))) + note + warning("em-record", "recorded")
+
+
 mib = lambda kib: "%.1f MiB" % (kib / 1024)
 startup = lambda s: "%.1f ms" % (s * 1000)
 seconds = lambda s: "%.2f s" % s
@@ -193,6 +219,20 @@ if loads[("em-10-tls", "tls")] or failures[("em-10-tls", "tls")]:
                                          cell("nginx-tls", "tls", "p50_us", ms), cell("nginx-tls", "tls", "p99_us", ms)),
                  "%s / %s" % (times(ratio(("em-10-tls", "tls"), ("nginx-tls", "tls"), "p50_us")),
                               times(ratio(("em-10-tls", "tls"), ("nginx-tls", "tls"), "p99_us")))))
+if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
+    rows.append(("Forwarding the small JSON to an upstream (a ceiling): espressomartini `--proxy` vs nginx `proxy_pass` with "
+                 "upstream `keepalive`, req/s", "—",
+                 "%s vs %s" % (cell("em-proxy", "proxied", "rps"), cell("nginx-proxy", "proxied", "rps")),
+                 against_target(ratio(("em-proxy", "proxied"), ("nginx-proxy", "proxied"), "rps"), 0.80)))
+    rows.append(("… latency p50 / p99, ms, espressomartini vs nginx", "—",
+                 "%s / %s vs %s / %s" % (cell("em-proxy", "proxied", "p50_us", ms), cell("em-proxy", "proxied", "p99_us", ms),
+                                         cell("nginx-proxy", "proxied", "p50_us", ms), cell("nginx-proxy", "proxied", "p99_us", ms)),
+                 "%s / %s" % (times(ratio(("em-proxy", "proxied"), ("nginx-proxy", "proxied"), "p50_us")),
+                              times(ratio(("em-proxy", "proxied"), ("nginx-proxy", "proxied"), "p99_us")))))
+    rows.append(("Recording requests never seen (`record`, each a new exchange written into the tree, counted until "
+                 "its writes are done) vs forwarding such requests: exchanges/s vs req/s", "—",
+                 "%s vs %s" % (recording_cell(), cell("em-proxy", "distinct", "rps")),
+                 against_target(recording_ratio(), 0.50)))
 rows += [
     ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
      spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),
@@ -219,6 +259,7 @@ rows += [
     ("Resident memory after all the loads (JSON, routes, 1 MiB file), 10-exchange tree",
      spread("ceiling-file", "rss_after_file_kib", mib), spread("em-10", "rss_after_file_kib", mib),
      times(value_ratio("em-10", "ceiling-file", "rss_after_file_kib"))),
+    ("Resident memory of `record` after its loads", "—", spread("em-record", "rss_after_kib", mib), "—"),
 ]
 
 def entry_bytes():
@@ -336,8 +377,10 @@ out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 M
            "(espressomartini on the 10- and 10 000-exchange trees, log_level ERROR), `em-10-info` (log_level INFO, "
            "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
            "(journal_size 100000 / 1), `em-streams` (the stream tree, alone), `import-openapi-1000` and `import-petstore` "
-           "(`espressomartini import openapi`, the median of three runs)%s." % (
-               ", `nginx` / `nginx-tls` (%s; the 1 MiB file / hello over HTTPS)" % meta["nginx"] if meta.get("nginx") else "")
+           "(`espressomartini import openapi`, the median of three runs), `upstream` (bench/ceiling.c, the proxies' "
+           "target), `em-proxy` (`--proxy` to it), `em-record` (`record --target` it)%s." % (
+               ", `nginx` / `nginx-tls` / `nginx-proxy` (%s; the 1 MiB file / hello over HTTPS / proxy_pass to the upstream)"
+               % meta["nginx"] if meta.get("nginx") else "")
            + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "
               "part-two keys." % meta["baseline"] if meta.get("baseline") else ""))
 out.append("")
@@ -351,7 +394,9 @@ paths = {"hello": "/api/v1/hello", "deep": "/api/v2/svc5/deep/l1/l2/l3/l4/l5/l6/
          "json": "POST /api/v1/orders (1 KiB JSON)", "template": "/api/v1/greetings/42?name=espresso + X-Client (template)",
          "sessions": "/api/v1/hello + X-Espressomartini-Session (1000 in rotation)",
          "cors": "/api/v1/hello + Origin", "tls": "https /api/v1/hello",
-         "plain": "/api/v1/hello (tree without part-two keys)"}
+         "plain": "/api/v1/hello (tree without part-two keys)",
+         "proxied": "/api/v1/proxied/hello (forwarded)", "distinct": "/api/v1/proxied/NEW (forwarded, each path new)",
+         "recorded": "/api/v1/recorded/NEW (recorded, each path new)"}
 order = list(paths)
 for r in sorted((r for rs in loads.values() for r in rs.values()),
                 key=lambda r: (r["round"], order.index(r["probe"]) if r["probe"] in order else 99, r["server"])):
@@ -371,6 +416,10 @@ for (server, metric), by_round in sorted(values.items()):
             shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
                      else ms_value(v) if metric.endswith("_ms") else mib(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
+for (server, n), ds in sorted(drains.items()):
+    for d in ds:
+        out.append("| %d | %s | recording written, after its load | %s of %s requests in %.2f s more |" % (
+            n, server, count(d["written"]), count(d["requests"]), d["seconds"]))
 for (server, probe), reasons in sorted(failures.items()):
     for reason in reasons:
         out.append("")

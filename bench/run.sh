@@ -166,7 +166,12 @@ declare -A PROBES=(
   [tls]=/api/v1/hello                   # hello over HTTPS
   [script]=/api/v1/scripted/42          # a trivial script
   [scriptjson]=/api/v1/scripted-orders  # a script reading a POSTed 2 KiB JSON body
+  [proxied]=/api/v1/proxied/hello       # not in the tree: forwarded to the upstream (a ceiling)
+  [distinct]=/api/v1/proxied            # forwarded, every request to a path of its own (WRK_DISTINCT)
+  [recorded]=/api/v1/recorded           # forwarded and recorded, every request to a path of its own
 )
+# Probes whose every request goes to a path of its own (wrk_summary.lua's WRK_DISTINCT).
+declare -A PROBE_DISTINCT=([distinct]=1 [recorded]=1)
 # Probes whose wrk load rotates session headers (WRK_SESSIONS for wrk_summary.lua): how many sessions.
 declare -A PROBE_SESSIONS=([sessions]=1000)
 # What a probe sends besides GET PATH (a header; a body, POSTed), and the file its answer must equal:
@@ -179,6 +184,7 @@ declare -A PROBE_EXPECTED=(
   [template]=$WORK/tree-10/greeting.json
   [script]=$WORK/tree-10/scripted.json
   [scriptjson]=$WORK/tree-10/scripted-order.json
+  [proxied]=$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json
 )
 
 # url SERVER PROBE: where the probe goes on that server.
@@ -190,6 +196,8 @@ url() { echo "${SCHEME[$1]:-http}://127.0.0.1:${PORT[$1]}${PROBES[$2]}"; }
 probe_options() {
   WRK_OPTIONS=() WRK_ARGUMENTS=() CURL_OPTIONS=()
   export WRK_SESSIONS=${PROBE_SESSIONS[$1]:-}
+  export WRK_DISTINCT=""
+  [[ -n ${PROBE_DISTINCT[$1]:-} ]] && WRK_DISTINCT=${DISTINCT_PREFIX:-check-$RANDOM}
   [[ -n $WRK_SESSIONS ]] && CURL_OPTIONS+=(-H "X-Espressomartini-Session: bench-1")
   if [[ -n ${PROBE_HEADER[$1]:-} ]]; then
     WRK_OPTIONS+=(-H "${PROBE_HEADER[$1]}")
@@ -223,7 +231,9 @@ load() {
   local round=$1 slice=$2 name=$3 probe=$4 connections=$5 url before after output summary
   url=$(url "$name" "$probe")
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
-  probe_options "$probe"
+  DISTINCT_PREFIX="r$round-s$slice-$name" probe_options "$probe"
+  local written_before=0
+  [[ $probe == recorded ]] && written_before=$(recorded_count "$round")
   before=$(cpu_ticks "${PID[$name]}")
   output=$(timeout $((DURATION + 30)) wrk -t"$THREADS" -c"$connections" -d"${DURATION}s" --timeout 10s --latency \
     "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" "$url" "${WRK_ARGUMENTS[@]}" 2>&1)
@@ -232,7 +242,29 @@ load() {
   if [[ -z $summary ]]; then record_failure "$round" "$name" "$probe" "wrk: $(tail -c 200 <<< "$output")"; return; fi
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server exited during the load: $(log_tail "$name")"; return; fi
   record "${summary%\}},\"round\":$round,\"slice\":$slice,\"server\":\"$name\",\"probe\":\"$probe\",\"connections\":$connections,\"cpu_ticks\":$((after - before)),\"clk_tck\":$(getconf CLK_TCK)}"
+  [[ $probe == recorded ]] && drain_recording "$round" "$slice" "$name" "$written_before" "$summary"
   say "  $name $probe ($slice/$SLICES): $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.0f req/s, %.1f MiB/s, p50 %.2f ms, p99 %.2f ms%s" % (d["rps"], d["mib_s"], d["p50_us"]/1000, d["p99_us"]/1000, "" if not sum(d["errors"].values()) else ", errors %s" % d["errors"]))' "$summary")"
+}
+
+# Where `record` writes, a folder per round, removed only when the bench ends: on ext4, creating thousands of
+# files right after deleting thousands is several times slower, which would measure the file system.
+RECORDED=$WORK/recorded-$STAMP
+
+# recorded_count ROUND: the exchanges the recorder of the round has written so far (its method folders).
+recorded_count() { find "$RECORDED/$1" -name configuration.json 2> /dev/null | wc -l; }
+
+# drain_recording ROUND SLICE SERVER BEFORE SUMMARY: after a recording load, waits (at most 120 s) until every
+# request of it is written (BEFORE exchanges were before it; each request is a new one), and records how many
+# were written and how long that took beyond the load: recording counts until its writes are done.
+drain_recording() {
+  local round=$1 slice=$2 name=$3 before=$4 requests written start=$EPOCHREALTIME i
+  requests=$(sed -n 's/.*"requests":\([0-9]*\).*/\1/p' <<< "$5")
+  for ((i = 0; i < 1200; i++)); do
+    written=$(($(recorded_count "$round") - before))
+    ((written >= requests)) && break
+    sleep 0.1
+  done
+  record "{\"round\":$round,\"slice\":$slice,\"server\":\"$name\",\"drain\":{\"written\":$written,\"requests\":$requests,\"seconds\":$(awk -v a="$EPOCHREALTIME" -v b="$start" 'BEGIN { printf "%.3f", a - b }')}}"
 }
 
 # compare_loads ROUND CONNECTIONS SERVER:PROBE...: the loads under the same wrk settings, in SLICES slices
@@ -320,6 +352,40 @@ http {
     listen 127.0.0.1:$2;
     root $WORK;
     location / { try_files /1MiB.bin =404; }
+  }
+}
+EOF
+}
+
+nginx_proxy_config() {  # nginx_proxy_config FOLDER PORT UPSTREAM_PORT: proxy_pass to the upstream, with kept-alive
+  # upstream connections and the X-Forwarded-* headers espressomartini adds
+  mkdir -p "$1/temp"
+  cat > "$1/nginx.conf" << EOF
+worker_processes $(nproc);
+daemon off;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000000;
+  client_body_temp_path $1/temp/body; proxy_temp_path $1/temp/proxy; fastcgi_temp_path $1/temp/fastcgi;
+  uwsgi_temp_path $1/temp/uwsgi; scgi_temp_path $1/temp/scgi;
+  upstream ceiling {
+    server 127.0.0.1:$3;
+    keepalive 64;
+    keepalive_requests 1000000000;
+  }
+  server {
+    listen 127.0.0.1:$2;
+    location / {
+      proxy_pass http://ceiling;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto \$scheme;
+      proxy_set_header X-Forwarded-Host \$http_host;
+    }
   }
 }
 EOF
@@ -500,7 +566,7 @@ sync
 # Initiative's petstore, imported into fresh folders (removed at the end: deleting thousands of files just
 # before a timed import would make the file system's inode allocation the figure).
 IMPORTS=$WORK/imports
-rm -rf "$IMPORTS"
+rm -rf "$IMPORTS" "$RECORDED"
 mkdir -p "$IMPORTS"
 OPENAPI_1000=$WORK/openapi-1000.yaml
 OPENAPI_PETSTORE=$REPO/Tests/OpenAPI/Fixtures/oai/v3.0/petstore.yaml
@@ -526,10 +592,14 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   em-10000      espressomartini, 10 000-exchange tree, log_level ERROR
 #   em-10-cors    espressomartini, 10-exchange tree, log_level ERROR, "cors": true (--cors)
 #   em-10-tls     espressomartini, 10-exchange tree, log_level ERROR, HTTPS
+#   upstream      bench/ceiling.c again, the real API of the proxy comparisons
+#   em-proxy      espressomartini, 10-exchange tree, log_level ERROR, --proxy to the upstream
+#   em-record     espressomartini record --target the upstream, log_level ERROR, into BENCH_DIR/recorded-STAMP/ROUND
 #   em-runaway    espressomartini on a tree of hello and a script that allocates without end, alone
 #   em-streams    espressomartini, the stream tree, log_level ERROR, alone once the others have stopped
 #   nginx         nginx serving the 1 MiB file (when installed)
 #   nginx-tls     nginx serving hello's 101 bytes over HTTPS with the same certificate (when installed)
+#   nginx-proxy   nginx proxy_pass to the upstream, upstream keepalive (when installed)
 #   em-plain      espressomartini, the 10 000-exchange tree without part-two keys (with BASELINE_BINARY)
 #   em-baseline   the baseline binary on that tree (with BASELINE_BINARY)
 #   em-journal    espressomartini, 10-exchange tree, journal_size 100000: the count over a full journal
@@ -537,8 +607,8 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway)
-  [[ -n $NGINX ]] && names+=(nginx nginx-tls)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy em-record)
+  [[ -n $NGINX ]] && names+=(nginx nginx-tls nginx-proxy)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
   mapfile -t ports < <(python3 "$HERE/free_ports.py" "${#names[@]}")
@@ -629,7 +699,26 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
       record_failure "$round" nginx-tls tls "$FAILURE"
     fi
   fi
+  # The proxies: espressomartini forwarding (and recording) to a ceiling of their own, against nginx.
+  start_server upstream "$WORK/logs/upstream.log" "$CEILING" "${PORT[upstream]}" || die "round $round: $FAILURE"
+  start_server em-proxy "$WORK/logs/em-proxy.log" \
+    "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-proxy]}" --proxy "http://127.0.0.1:${PORT[upstream]}" \
+    || die "round $round: $FAILURE"
+  start_server em-record "$WORK/logs/em-record.log" \
+    "$BINARY" record --configuration "$WORK/tree-10/configuration.json" --requests-folder "$RECORDED/$round" \
+    --port "${PORT[em-record]}" --target "http://127.0.0.1:${PORT[upstream]}" \
+    || die "round $round: $FAILURE"
+  if [[ -n $NGINX ]]; then
+    nginx_proxy_config "$WORK/nginx-proxy" "${PORT[nginx-proxy]}" "${PORT[upstream]}"
+    if ! start_server nginx-proxy "$WORK/logs/nginx-proxy.log" "$NGINX" -p "$WORK/nginx-proxy" -c "$WORK/nginx-proxy/nginx.conf" -e "$WORK/nginx-proxy/error.log"; then
+      say "  nginx as a proxy did not start, no proxy row: $FAILURE"
+      record_failure "$round" nginx-proxy proxied "$FAILURE"
+    fi
+  fi
   for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
+  warm_up em-proxy proxied
+  alive nginx-proxy && warm_up nginx-proxy proxied
+  warm_up em-proxy distinct
   warm_up em-10-cors cors
   warm_up em-10-tls tls
   alive nginx-tls && warm_up nginx-tls tls
@@ -668,6 +757,14 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   for name in ceiling-file em-10; do
     alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
   done
+  # Forwarding the small JSON: espressomartini against nginx, both to the upstream.
+  proxy_servers=(em-proxy)
+  alive nginx-proxy && proxy_servers+=(nginx-proxy)
+  compare "$round" proxied "$CONNECTIONS" $(in_order "$round" "${proxy_servers[@]}")
+  # Recording requests it has never seen, against forwarding such requests; each recording load counts until
+  # its writes are done.
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-proxy:distinct em-record:recorded)
+  alive em-record && record_value "$round" em-record rss_after_kib "$(rss_kib "${PID[em-record]}")"
   stop_round_servers   # the streams below measure time to the millisecond: nothing else running
   measure_streams "$round"
 
@@ -679,7 +776,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
 done
 
-rm -rf "$IMPORTS"
+rm -rf "$IMPORTS" "$RECORDED"
 
 # ------------------------------------------------------------------------------------------- report
 report=$RESULTS/$STAMP.md

@@ -5,8 +5,18 @@
 -- headers come from wrk's -H.
 -- With WRK_SESSIONS=N in the environment, the requests carry X-Espressomartini-Session: bench-1 … bench-N in
 -- rotation: the N requests are formatted once, in init, and the per-request hook only hands the next one out.
+-- With WRK_DISTINCT=PREFIX, every request has a path of its own, URL's path followed by /PREFIX-THREAD-N (each
+-- formatted when sent): requests a recorder has never seen.
 local sessions = tonumber(os.getenv("WRK_SESSIONS") or "")
+local distinct = os.getenv("WRK_DISTINCT")
+if distinct == "" then distinct = nil end
 local formatted, turn = {}, 0
+local threads = 0
+
+setup = function(thread)
+  threads = threads + 1
+  thread:set("thread_number", threads)
+end
 
 init = function(args)
   if args[1] then wrk.method = args[1] end
@@ -31,6 +41,11 @@ if sessions then
   request = function()
     turn = turn % sessions + 1
     return formatted[turn]
+  end
+elseif distinct then
+  request = function()
+    turn = turn + 1
+    return wrk.format(nil, wrk.path .. "/" .. distinct .. "-" .. tostring(thread_number) .. "-" .. turn)
   end
 end
 

@@ -41,4 +41,10 @@ static inline int em_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : (int)info->connect_fd;
 }
 
+// The client's address, NULL when libmicrohttpd does not say.
+static inline const struct sockaddr *em_connection_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 #endif

@@ -42,6 +42,13 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
         return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: size)
     }
 
+    /// The client's address (`192.0.2.7`, `2001:db8::7`; an IPv4 client of an IPv6 socket as IPv4), nil
+    /// when libmicrohttpd does not say.
+    var clientAddress: ClientAddress? {
+        guard let address = em_connection_client_address(raw) else { return nil }
+        return ClientAddress(address)
+    }
+
     /// The request's `Origin` header as a C string libmicrohttpd keeps for the request; nil without one.
     var origin: UnsafePointer<CChar>? {
         MHD_lookup_connection_value(raw, .HEADER_KIND, "Origin")

@@ -2,6 +2,7 @@ import Dispatch
 import EspressoMartini
 import EspressoMartiniDaemon
 import Glibc
+import Logging
 import Synchronization
 
 /// The HTTP side of the daemon: a libmicrohttpd daemon whose requests each become a `Request` that the
@@ -30,21 +31,44 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     /// A semaphore (no libdispatch queue, so no worker thread): stop only waits on it.
     private let drained = DispatchSemaphore(value: 0)
     private var daemon: HTTPDaemon?
+    /// With `"proxy"`: forwards what the tree does not answer (or everything, when recording).
+    private let forwarder: Forwarder?
+    /// With recording: writes what the target answers into the tree.
+    private let recording: RecordingWriter?
+    /// What was recorded, once the server has stopped (nil without recording).
+    public private(set) var recorded: (exchanges: Int, responses: Int)?
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""
 
     /// `decider` decides with `service`'s trees (its admin API journaling into `journal`); `scripts` runs the
-    /// scripts it decides on; `accessLog` receives one record per answered request (nil turns it off).
+    /// scripts it decides on; `accessLog` receives one record per answered request (nil turns it off). With
+    /// `"proxy"`, requests go to its target through libcurl (loaded now), and with its `record`, `recorder`
+    /// writes the answers into the tree. Throws when libcurl cannot be loaded or the recording cannot start.
     public init(
         configuration: ServerConfiguration, service: TreeService, decider: Decider, journal: RequestJournal?, scripts: any ScriptEngine,
-        accessLog: AccessLog?
-    ) {
+        accessLog: AccessLog?, recorder: ExchangeRecorder? = nil, logger: Logger = Logger(label: "espressomartini")
+    ) throws(StartError) {
         self.configuration = configuration
         self.service = service
         self.decider = decider
         self.journal = journal
-        sender = Sender(accessLog: accessLog, journal: journal, cors: configuration.cors, scripts: scripts)
+        var forwarder: Forwarder?
+        var recording: RecordingWriter?
+        if let proxy = configuration.proxy {
+            do {
+                if proxy.records, let recorder {
+                    recording = try RecordingWriter(recorder: recorder, reloading: proxy.forwards == .misses ? service : nil, logger: logger)
+                }
+                forwarder = try Forwarder(proxy: proxy, scheme: configuration.tls == nil ? "http" : "https", recording: recording, logger: logger)
+            } catch {
+                _ = recording?.finish()
+                throw StartError(description: "\(error)")
+            }
+        }
+        self.forwarder = forwarder
+        self.recording = recording
+        sender = Sender(accessLog: accessLog, journal: journal, cors: configuration.cors, scripts: scripts, forwarder: forwarder)
         timed = accessLog != nil
         sessionHeader = configuration.sessionHeader.utf8CString.map { $0 }
     }
@@ -95,6 +119,13 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         sender.endArrivingBodies(endlessOnly: true)
         waitUntilDrained(for: grace)
         sender.resumeAll(scriptLimit: .milliseconds(Int(configuration.scriptTimeout * 1000) + 1000))
+        // Forwarded requests still waiting get a 503 or a cut answer; what was received whole is still
+        // written, which lets the answers held back for it end.
+        forwarder?.stop()
+        if let recording {
+            let summary = recording.finish()
+            recorded = (summary.folders.count, summary.responses)
+        }
         waitUntilDrained(for: .seconds(1))
         daemon.stop()
         self.daemon = nil
@@ -110,13 +141,23 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
 
     // The handler libmicrohttpd calls (`RequestHandler`), on its threads.
 
+    @inline(__always)
     func requestStarted(uri: UnsafePointer<CChar>?) -> RequestState {
         var query = ""
         if let uri, let mark = strchr(uri, Int32(UInt8(ascii: "?"))) {
             query = String(cString: mark + 1)
         }
         inFlight.add(1, ordering: .relaxed)
-        return RequestState(query: query, timed: timed)
+        let state = RequestState(query: query, timed: timed)
+        if forwarder != nil, let uri { startForwarding(state, uri: uri) }
+        return state
+    }
+
+    /// With a proxy: keeps the request's target as it came, to forward it unchanged. Out of line, so that
+    /// `requestStarted` stays as short as it is without a proxy.
+    @inline(never)
+    private func startForwarding(_ state: RequestState, uri: UnsafePointer<CChar>) {
+        state.forwarding = ForwardingState(rawTarget: String(cString: uri))
     }
 
     func received(
@@ -125,50 +166,104 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         receive(state, on: connection, url: url, method: method, body: body)
     }
 
+    @inline(__always)
     func requestCompleted(_ state: RequestState) {
+        state.forwarding?.exchange?.clientGone()
         if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, stopping.load(ordering: .sequentiallyConsistent) {
             drained.signal()
         }
     }
 
     /// The headers (the first call), a piece of body, or the end of the request: then decide, journal and
-    /// send, or send the decision that waited out its delay or its script.
+    /// send, or send the decision that waited out its delay or its script. With a proxy, a request the tree
+    /// does not answer is forwarded as soon as that is known (at its headers, unless its exchange reads the
+    /// body), and its body then streams to the target piece by piece.
     func receive(
         _ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, body: UnsafeRawBufferPointer
     ) -> Bool {
         guard state.headersSeen else {
             state.headersSeen = true
             prepare(state, connection: connection, method: method, url: url)
+            if state.forwarding != nil, !state.exchangeReadsBody { return forwardIfMissed(state, on: connection, url: url, method: method) }
             return true
+        }
+        if let forwarding = state.forwarding, let forwarded = forwarding.exchange {
+            if !body.isEmpty {
+                keepForJournal(body, state: state)
+                forwarded.push(body)
+                return true
+            }
+            forwarding.bodyComplete = true
+            if state.journalEntry == nil, let journal {
+                state.journalEntry = journal.record(forwarded.request, answeredBy: forwarded.decision, body: state.body, bodySize: state.bodySize)
+            }
+            guard case .forward(let job) = forwarded.decision else { return false }
+            return sender.answerForwarded(forwarded, job: job, state: state, on: connection)
         }
         if !body.isEmpty {
             state.bodySize += body.count
             let keep = min(body.count, state.bodyLimit - state.body.count)
             if keep > 0 { state.body.append(contentsOf: body.prefix(keep)) }
+            if let forwarding = state.forwarding, state.exchangeReadsBody, !forwarding.checkedPastBodyLimit, state.bodySize > VariantConditions.bodyLimit {
+                // No condition reads a body this long: what the tree does with it is known now.
+                forwarding.checkedPastBodyLimit = true
+                let handled = forwardIfMissed(state, on: connection, url: url, method: method)
+                if let forwarded = forwarding.exchange, keep < body.count { forwarded.push(UnsafeRawBufferPointer(rebasing: body[keep...])) }
+                return handled
+            }
             return true
         }
+        state.forwarding?.bodyComplete = true
         if let suspended = state.suspended {
             state.suspended = nil
             return sender.send(suspended.decision, answering: suspended.request, state: state, on: connection)
         }
-        let knownMethod = HTTPMethod(requestMethod: method)
-        let keepsBody = state.bodySize > 0 && (state.exchangeReadsBody || (journal != nil && Self.isAdminPath(url)))
-        let request = Request(
-            method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
-            rawQuery: state.query, headers: connection.headers,
-            body: keepsBody ? state.body : nil, bodySize: state.bodySize, session: state.session
-        )
+        var request = makeRequest(state, on: connection, url: url, method: method)
         let decision: Decision
         if let refusal = state.sessionRefusal {
             decision = decider.refusingSession(because: refusal)
         } else {
-            decision = decider.decide(request, tree: state.tree ?? service.tree)
+            let tree = state.tree ?? service.tree
+            let plan = decider.plan(request, tree: tree)
+            // Who asks matters to the admin API alone: the client's address is read for its requests only.
+            if case .admin = plan { request.client = connection.clientAddress }
+            decision = decider.commit(plan, for: request, tree: tree)
         }
         if let journal, !decision.isAdmin {
             let body = state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
             state.journalEntry = journal.record(request, answeredBy: decision, body: body, bodySize: state.bodySize)
         }
         return sender.send(decision, answering: request, state: state, on: connection)
+    }
+
+    /// The request as the decider sees it, with the body kept when its exchange reads it (or the admin API,
+    /// for `requests/count` and `requests/find`).
+    private func makeRequest(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Request {
+        let knownMethod = HTTPMethod(requestMethod: method)
+        let keepsBody = state.bodySize > 0 && (state.exchangeReadsBody || (journal != nil && Self.isAdminPath(url)))
+        return Request(
+            method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
+            rawQuery: state.query, headers: connection.headers,
+            body: keepsBody ? state.body : nil, bodySize: state.bodySize, session: state.session
+        )
+    }
+
+    /// With a proxy, before the body's end: plans the request, and when the tree has no answer for it,
+    /// starts forwarding it now, so that its body streams to the target.
+    private func forwardIfMissed(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Bool {
+        guard state.sessionRefusal == nil else { return true }
+        let request = makeRequest(state, on: connection, url: url, method: method)
+        let tree = state.tree ?? service.tree
+        let plan = decider.plan(request, tree: tree)
+        guard case .forward = plan else { return true }
+        return sender.send(decider.commit(plan, for: request, tree: tree), answering: request, state: state, on: connection)
+    }
+
+    /// Keeps the start of a forwarded request's body for the journal.
+    private func keepForJournal(_ body: UnsafeRawBufferPointer, state: RequestState) {
+        state.bodySize += body.count
+        let keep = min(body.count, state.bodyLimit - state.body.count)
+        if keep > 0 { state.body.append(contentsOf: body.prefix(keep)) }
     }
 
     /// Once the headers are in: takes the tree that will decide the request, and how much of its body to
@@ -179,12 +274,26 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         state.tree = tree
         readSession(state, connection: connection)
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
+        if let forwarding = state.forwarding { readBodyFraming(forwarding, connection: connection) }
         guard tree.readsBodies,
               case .exchange(let index) = tree.exchangeTree.resolve(RequestPath(String(cString: url)), method: HTTPMethod(requestMethod: method)),
               tree.exchangeTree.exchanges[index].readsBody else { return }
         state.exchangeReadsBody = true
         state.bodyLimit = max(state.bodyLimit, VariantConditions.bodyLimit)
     }
+
+    /// With a proxy: whether the request has a body, and its announced length.
+    private func readBodyFraming(_ forwarding: ForwardingState, connection: some RequestConnection) {
+        if let length = Self.contentLength.withUnsafeBufferPointer({ connection.header(named: $0) }) {
+            forwarding.hasBody = true
+            forwarding.announcedBodySize = Int(String(decoding: length, as: UTF8.self).trimmingWhitespace)
+        } else if Self.transferEncoding.withUnsafeBufferPointer({ connection.header(named: $0) }) != nil {
+            forwarding.hasBody = true
+        }
+    }
+
+    private static let contentLength = Array("Content-Length".utf8CString)
+    private static let transferEncoding = Array("Transfer-Encoding".utf8CString)
 
     /// Whether `url` lies under the admin prefix, empty segments skipped as routing skips them: the admin
     /// API reads the bodies of `requests/count` and `requests/find`, kept as the journal keeps any body.

@@ -8,6 +8,8 @@ protocol RequestConnection: Sendable {
     /// The value of the request header `name` (a C string with its NUL, compared without case), valid while
     /// the request lasts; nil without one.
     func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>?
+    /// The client's address; nil when not known.
+    var clientAddress: ClientAddress? { get }
     /// The request's `Origin` header as a C string valid while the request lasts; nil without one.
     var origin: UnsafePointer<CChar>? { get }
     /// Queues `response` with `status`; false when it is refused (the connection is then closed).

@@ -28,6 +28,8 @@ final class RequestState: @unchecked Sendable {
     var journalEntry: (ticket: RequestJournal.Ticket, status: Int?)?
     /// While the connection is suspended (a delay, a script): what to send when it resumes.
     var suspended: SuspendedAnswer?
+    /// With a proxy: what forwarding the request needs; nil without one.
+    var forwarding: ForwardingState?
 
     init(query: String, timed: Bool) {
         self.query = query

@@ -17,6 +17,8 @@ final class Sender: Sendable {
     let timer = DeadlineTimer()
     /// Connections suspended while their script runs: shut-down waits for none to be left.
     let runningScripts = Atomic<Int>(0)
+    /// Forwards to the proxy's target; nil without `"proxy"`.
+    let forwarder: Forwarder?
     /// Bodies that arrive over time (streams, throttled bodies), so that shut-down can end them.
     let arriving = Locked(ArrivingBodies())
     /// Ends an arriving body whose client leaves while it waits; its thread starts with the first watch.
@@ -28,11 +30,12 @@ final class Sender: Sendable {
         var stopping = false
     }
 
-    init(accessLog: AccessLog?, journal: RequestJournal?, cors: Bool, scripts: any ScriptEngine) {
+    init(accessLog: AccessLog?, journal: RequestJournal?, cors: Bool, scripts: any ScriptEngine, forwarder: Forwarder? = nil) {
         self.accessLog = accessLog
         self.journal = journal
         self.cors = cors
         self.scripts = scripts
+        self.forwarder = forwarder
     }
 
     /// Carries out `decision` for `request` on `connection`, from the access handler on the connection's
@@ -60,6 +63,8 @@ final class Sender: Sendable {
             return sendThrottled(inner, bytesPerSecond: bytesPerSecond, for: decision, answering: request, state: state, on: connection)
         case .delayed(let seconds, let then):
             return wait(seconds, then: then, answering: request, state: state, on: connection)
+        case .forward(let job):
+            return forward(job, for: decision, answering: request, state: state, on: connection)
         }
     }
 
@@ -77,7 +82,7 @@ final class Sender: Sendable {
             method: request.method, path: request.path, status: status, exchange: answer?.exchange,
             variant: answer?.variant.map { $0 + 1 }, position: (sequence?.index ?? 0) + 1, responseCount: sequence?.count ?? 0,
             hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000),
-            session: request.session?.name
+            session: request.session?.name, forwarded: decision.isForward
         ))
         return queued
     }

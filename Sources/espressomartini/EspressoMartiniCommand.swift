@@ -3,7 +3,7 @@ import EspressoMartiniCommandLine
 import Glibc
 
 /// The program: reads the command line, then prints a help page, the version or a completion script, or runs
-/// `run`, `endpoints`, `explain`, `init` or `import`; ends with the exit status of SPEC §8.
+/// `run`, `record`, `endpoints`, `explain`, `init` or `import`; ends with the exit status of SPEC §8.
 @main
 enum EspressoMartiniCommand {
     static let root = CommandDefinition(
@@ -13,7 +13,7 @@ enum EspressoMartiniCommand {
             A folder tree is the whole configuration: network-exchanges/api/user/POST/configuration.json \
             holds the responses for POST /api/user.
             """,
-        subcommands: [Run.definition, Endpoints.definition, Explain.definition, Init.definition, Import.definition],
+        subcommands: [Run.definition, Record.definition, Endpoints.definition, Explain.definition, Init.definition, Import.definition],
         make: nil
     )
 

@@ -52,6 +52,8 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
 
     var origin: UnsafePointer<CChar>? { originString.map { UnsafePointer($0) } }
 
+    var clientAddress: ClientAddress? { ClientAddress(text: "127.0.0.1", isLoopback: true) }
+
     func queue(_ response: HTTPResponse, status: UInt32) -> Bool {
         lock.withLock { _queued.append(Queued(response: response, status: status)) }
         return true

@@ -34,7 +34,7 @@ struct ServerFixture {
         )
         scripts = FakeScriptEngine(answering: scriptAnswer)
         let records = accessLog
-        server = MockServer(
+        server = try! MockServer(
             configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts,
             accessLog: { records.append($0) }
         )

@@ -1,5 +1,9 @@
 extension ServerConfiguration {
-    static let knownKeys = ["hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit", "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "bandwidth", "network", "environment"]
+    static let knownKeys = [
+        "hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch", "connection_timeout", "connection_limit",
+        "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "bandwidth", "network", "admin_token",
+        "admin_access", "proxy", "environment",
+    ]
 
     /// Reads a server configuration file over the defaults. Every problem is reported; the returned
     /// configuration keeps the defaults where a value was wrong.
@@ -125,6 +129,21 @@ extension ServerConfiguration {
                 configuration.scriptMemory = Int(number)
             case "bandwidth", "network":
                 continue  // read below
+            case "proxy":
+                configuration.proxy = ProxyConfiguration.parse(member.value, at: path, file: file, folder: folder, map: map, into: &diagnostics)
+            case "admin_token":
+                guard case .string(let token) = member.value else { wrongType("a string"); continue }
+                guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                    diagnostics.error(file, at, "'admin_token' must be a non-empty string of visible ASCII characters (no spaces), as sent in 'Authorization: Bearer TOKEN'")
+                    continue
+                }
+                configuration.adminToken = token
+            case "admin_access":
+                guard case .string(let name) = member.value, let access = AdminAccess(rawValue: name) else {
+                    diagnostics.error(file, at, "'admin_access' must be \"loopback\" (the default: only clients on this machine) or \"any\" (every client), found \(member.value.compactText)")
+                    continue
+                }
+                configuration.adminAccess = access
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: at, into: &diagnostics)
             case "environment":

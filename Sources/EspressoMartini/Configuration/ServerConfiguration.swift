@@ -37,6 +37,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var scriptTimeout: Double = 1
     /// MiB one JavaScript call may grow the server's memory by before it is stopped and answered `500`.
     public var scriptMemory = 64
+    /// Who may use the admin API besides clients with `adminToken`.
+    public var adminAccess = AdminAccess.loopback
+    /// With it, the admin API admits a client that sends `Authorization: Bearer TOKEN`, and only such clients.
+    public var adminToken: String?
+    /// Forward what the tree does not answer to a real API, recording it or not (doc/recording.md); nil: no forwarding.
+    public var proxy: ProxyConfiguration?
     /// Requests the admin API's journal keeps, the last ones (doc/admin-api.md).
     public var journalSize = RequestJournal.defaultCapacity
 

@@ -9,10 +9,10 @@ extension Explanation {
     ///      "network": {"profile", "bytes_per_second", "latency"} | null,
     ///      "variants": [{"variant", "when", "result": "holds" | "fails" | "not_tried", "mismatch"}],
     ///      "other_routes": [{"route", "methods", "reason": "less_specific" | "no_exchange_for_method"}],
-    ///      "allowed": [...], "closest": ["GET /products/{id}"]}
+    ///      "allowed": [...], "closest": ["GET /products/{id}"], "forwarded_to": "https://api.example.com" | null}
     public var json: JSONValue {
         var allowed: [HTTPMethod] = []
-        if case .methodNotAllowed(let methods) = plan { allowed = methods }
+        if case .methodNotAllowed(let methods) = Self.treePlan(plan) { allowed = methods }
         if case .preflight(let methods) = plan { allowed = methods }
         return .object([
             JSONMember(key: "method", value: .string(request.method)),
@@ -30,6 +30,7 @@ extension Explanation {
             JSONMember(key: "other_routes", value: .array(otherRoutes.map(Self.json(route:)))),
             JSONMember(key: "allowed", value: .array(allowed.map { .string($0.name) })),
             JSONMember(key: "closest", value: .array(closest.map { .string("\($0.method.name) \($0.route)") })),
+            JSONMember(key: "forwarded_to", value: forwardTarget.map { .string($0.description) } ?? .null),
         ])
     }
 

@@ -34,7 +34,7 @@ extension Explanation {
                 lines.append("  \(other.route) (\(methods)): " + describe(other.reason))
             }
         }
-        if case .notFound = plan {
+        if case .notFound = Self.treePlan(plan) {
             lines.append("closest routes:" + (closest.isEmpty ? " none" : ""))
             lines += closest.map { "  \($0.method.name) \($0.route)" }
         }
@@ -42,6 +42,10 @@ extension Explanation {
     }
 
     private var answerLine: String {
+        answerLine(plan)
+    }
+
+    private func answerLine(_ plan: Plan) -> String {
         switch plan {
         case .exchange(let choice) where choice.position == nil:
             let exchange = tree.exchanges[choice.exchange]
@@ -70,6 +74,10 @@ extension Explanation {
             return "400, the path has a '.' or '..' segment"
         case .admin:
             return "the admin API (/\(Decider.adminPrefix)) answers"
+        case .forward(let miss):
+            let target = forwardTarget.map(\.description) ?? "the proxy's target"
+            guard let miss else { return "forwarded to \(target) (every request is, while recording)" }
+            return "forwarded to \(target), as the tree has no answer: " + answerLine(miss)
         }
     }
 

@@ -13,8 +13,10 @@ public struct Explanation: Sendable {
     /// The routes other than the chosen one that match the path, most specific first (byte-wise among
     /// equals), with their methods and why they do not answer.
     public let otherRoutes: [OtherRoute]
-    /// For `notFound`: up to three exchanges whose routes are most like the path.
+    /// For `notFound` (forwarded or not): up to three exchanges whose routes are most like the path.
     public let closest: [Exchange]
+    /// Where the request would be forwarded (`"proxy"`), nil when the tree or the server answers it.
+    public let forwardTarget: ProxyTarget?
     /// The network the answer would go out on (the response's, its exchange's or the server's); nil at
     /// full speed.
     public let network: NetworkCondition?
@@ -25,14 +27,23 @@ public struct Explanation: Sendable {
         self.request = request
         self.tree = tree.exchangeTree
         plan = decider.plan(request, tree: tree)
-        variants = Self.verdicts(of: plan, in: tree.exchangeTree, request: request, parser: decider.parser)
-        closest = if case .notFound = plan { tree.exchangeTree.closest(to: request.segments.segments, method: request.method) } else { [] }
-        otherRoutes = Self.otherRoutes(of: request, in: tree.exchangeTree, plan: plan)
+        if case .forward = plan { forwardTarget = decider.proxy?.target } else { forwardTarget = nil }
+        let treePlan = Self.treePlan(plan)
+        variants = treePlan.map { Self.verdicts(of: $0, in: tree.exchangeTree, request: request, parser: decider.parser) } ?? []
+        closest = if case .notFound = treePlan { tree.exchangeTree.closest(to: request.segments.segments, method: request.method) } else { [] }
+        otherRoutes = treePlan.map { Self.otherRoutes(of: request, in: tree.exchangeTree, plan: $0) } ?? []
         if case .exchange(let choice) = plan, let position = choice.position {
             network = tree.network(tree.slot(exchangeAt: choice.exchange, position: position))
         } else {
             network = nil
         }
+    }
+
+    /// What the tree itself would answer: the plan, or for a forwarded request its miss (nil when the tree
+    /// is not consulted).
+    static func treePlan(_ plan: Plan) -> Plan? {
+        if case .forward(let miss) = plan { return miss }
+        return plan
     }
 
     /// Each variant of the chosen exchange: the one that answers holds, those before it fail on their first
@@ -104,7 +115,7 @@ public struct Explanation: Sendable {
         case .methodNotAllowed: 405
         case .preflight: 204
         case .dotSegment: 400
-        case .admin: nil
+        case .admin, .forward: nil
         }
     }
 
@@ -116,7 +127,7 @@ public struct Explanation: Sendable {
         switch plan {
         case .exchange, .noVariant: chosen = plan.exchangeIndex.map { tree.exchanges[$0] }
         case .methodNotAllowed, .preflight: chosen = nil
-        case .notFound, .dotSegment, .admin: return []
+        case .notFound, .dotSegment, .admin, .forward: return []
         }
         let path = request.segments.segments
         var routes: [(route: RoutePattern, methods: [HTTPMethod])] = []

@@ -23,14 +23,17 @@ public struct JournalEntry: Sendable, Equatable {
     public internal(set) var status: Int?
     /// The session its session header named (doc/faults-and-sessions.md); nil for the default session.
     public let session: String?
+    /// The proxy's target answered it (`status` is then the target's).
+    public let proxied: Bool
     /// Its place in the order of recording, set by `RequestJournal.record`.
     var ticket = 0
 
     public init(
         time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
-        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int?, session: String? = nil
+        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int?, session: String? = nil, proxied: Bool = false
     ) {
         self.session = session
+        self.proxied = proxied
         self.time = time
         self.method = method
         self.path = path
@@ -58,6 +61,7 @@ public struct JournalEntry: Sendable, Equatable {
             JSONMember(key: "response", value: response.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "status", value: status.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "session", value: session.map(JSONValue.string) ?? .null),
+            JSONMember(key: "proxied", value: .bool(proxied)),
         ])
     }
 

@@ -15,8 +15,17 @@ extension RequestJournal {
         }
         let entry = JournalEntry(
             time: .now, method: request.method, path: request.path, query: request.rawQuery, body: body, bodySize: bodySize,
-            route: route, variant: variant, response: position, status: status, session: request.session?.name
+            route: route, variant: variant, response: position, status: status, session: request.session?.name, proxied: decision.isForward
         )
-        return (record(entry) { request.headers.pack(into: &$0) }, status)
+        guard redactsCredentials else { return (record(entry) { request.headers.pack(into: &$0) }, status) }
+        return (record(entry) { packed in
+            request.headers.forEach { name, value in
+                if CredentialHeaders.contains(String(decoding: name, as: UTF8.self)) {
+                    RequestHeaders.pack(name, CredentialHeaders.redacted.utf8, into: &packed)
+                } else {
+                    RequestHeaders.pack(name, value, into: &packed)
+                }
+            }
+        }, status)
     }
 }

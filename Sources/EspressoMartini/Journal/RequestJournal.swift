@@ -85,9 +85,12 @@ public final class RequestJournal: Sendable {
 
     private let capacity: Int
     private let ring = Locked(Ring())
+    /// With a proxy: the values of credential headers (`CredentialHeaders`) are kept as `REDACTED`.
+    public let redactsCredentials: Bool
 
-    public init(capacity: Int = RequestJournal.defaultCapacity) {
+    public init(capacity: Int = RequestJournal.defaultCapacity, redactsCredentials: Bool = false) {
         self.capacity = capacity
+        self.redactsCredentials = redactsCredentials
     }
 
     /// Records `entry` with the headers `packHeaders` appends (packed as `JournalEntry.packedHeaders`).

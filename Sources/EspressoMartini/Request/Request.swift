@@ -22,6 +22,8 @@ public struct Request: Sendable {
     public let bodySize: Int
     /// The session its session header names (doc/faults-and-sessions.md); nil for the default session.
     public var session: Session?
+    /// Where it came from; read by the server only where it matters (the admin API), nil elsewhere.
+    public var client: ClientAddress?
 
     public init(
         method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil,

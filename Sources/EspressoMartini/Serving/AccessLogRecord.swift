@@ -15,12 +15,15 @@ public struct AccessLogRecord: Sendable {
     public let hundredthsOfMilliseconds: Int
     /// The session its session header named; nil for the default session.
     public let session: String?
+    /// The proxy's target answered (logged as `forwarded` in place of the exchange).
+    public let forwarded: Bool
 
     public init(
         method: String, path: String, status: UInt32, exchange: Exchange?, variant: Int? = nil, position: Int, responseCount: Int,
-        hundredthsOfMilliseconds: Int, session: String? = nil
+        hundredthsOfMilliseconds: Int, session: String? = nil, forwarded: Bool = false
     ) {
         self.session = session
+        self.forwarded = forwarded
         self.variant = variant
         self.method = method
         self.path = path
@@ -33,13 +36,14 @@ public struct AccessLogRecord: Sendable {
 
     /// The most bytes `write(into:)` writes.
     public var longestLine: Int {
-        // Plus the exchange's method (7 bytes at most), `variant `, ` session `, the separators and `ms`: 48 bytes are plenty.
+        // Plus the exchange's method (7 bytes at most) or `forwarded`, `variant `, ` session `, the separators and `ms`: 48 bytes are plenty.
         method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + (session?.utf8.count ?? 0) + 5 * LineBuffer.decimalLimit + 48
     }
 
     /// Writes `GET /users/42 200 GET /users/{id} 2/3 0.12ms` (`POST /login 401 POST /login variant 2 1/1
     /// 0.10ms` for a variant; `-` in place of the exchange, its position and count when no exchange
-    /// answered; ` session NAME` at the end for a request in a session), byte by byte: no string is built.
+    /// answered, `forwarded` for the proxy's target; ` session NAME` at the end for a request in a session),
+    /// byte by byte: no string is built.
     public func write(into line: inout LineBuffer) {
         line.append(method)
         line.append(UInt8(ascii: " "))
@@ -60,6 +64,8 @@ public struct AccessLogRecord: Sendable {
             line.appendDecimal(position)
             line.append(UInt8(ascii: "/"))
             line.appendDecimal(responseCount)
+        } else if forwarded {
+            line.append("forwarded" as StaticString)
         } else {
             line.append(UInt8(ascii: "-"))
         }

@@ -19,11 +19,23 @@ public final class Decider: Sendable {
     public let templates: TemplateEnvironment
     /// `"cors": true`: an `OPTIONS` preflight to a route without an `OPTIONS` exchange gets a `204`.
     private let cors: Bool
+    /// `"proxy"`: what the tree does not answer (or everything) goes to its target.
+    public let proxy: ProxyConfiguration?
+    /// The proxy's `forwards`, and the job of every forwarded request: read per request without copying
+    /// `proxy`.
+    private let forwarding: ProxyConfiguration.Forwarding?
+    private let forwardJob: ForwardJob?
+    /// Who may use the admin API.
+    private let adminAccess: AdminAccessRule
 
     public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser, templates: TemplateEnvironment = TemplateEnvironment()) {
         globalHeaders = configuration.headers
         cors = configuration.cors
         reservesAdminPrefix = configuration.admin
+        proxy = configuration.proxy
+        forwarding = configuration.proxy?.forwards
+        forwardJob = configuration.proxy.map { ForwardJob(target: $0.target, records: $0.records) }
+        adminAccess = AdminAccessRule(access: configuration.adminAccess, token: configuration.adminToken)
         self.admin = admin
         self.parser = parser
         self.templates = templates
@@ -41,6 +53,19 @@ public final class Decider: Sendable {
         let segments = request.segments
         if segments.hasDotSegment { return .dotSegment }
         if reservesAdminPrefix, segments.startsWith(segment: Self.adminPrefix) { return .admin }
+        if forwarding == .everything { return .forward(miss: nil) }
+        let plan = planFromTree(request, segments: segments, tree: tree)
+        guard forwarding != nil else { return plan }
+        switch plan {
+        case .notFound, .methodNotAllowed, .noVariant: return .forward(miss: plan)
+        default: return plan
+        }
+    }
+
+    /// What the tree answers: an exchange (and variant), `405`, a CORS preflight or `404`. Inlined, so that
+    /// a server without a proxy plans as fast as it would without this function.
+    @inline(__always)
+    private func planFromTree(_ request: Request, segments: RequestPath, tree: ServingTree) -> Plan {
         switch tree.exchangeTree.resolve(segments, method: request.knownMethod) {
         case .exchange(let index):
             let exchange = tree.exchangeTree.exchanges[index]
@@ -96,7 +121,11 @@ public final class Decider: Sendable {
             if cors, CORSPreflight.isPreflight(request), let methods = admin.allowedMethods(for: request) {
                 return .admin(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
             }
+            if let refusal = adminAccess.refusal(of: request, globalHeaders: globalHeaders) { return .admin(refusal) }
             return .admin(admin.answer(request, tree: tree, decider: self))
+        case .forward:
+            guard let forwardJob else { preconditionFailure("a forward planned without a proxy") }
+            return .forward(forwardJob)
         }
     }
 

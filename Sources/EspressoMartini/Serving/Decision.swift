@@ -23,16 +23,18 @@ public enum Decision: Sendable {
     case stream(StreamAnswer)
     /// The decision's body no faster than `bytesPerSecond` (a slow network), without holding a thread.
     indirect case throttled(bytesPerSecond: Double, Decision)
+    /// The proxy's target answers, off libmicrohttpd's threads; the request's body streams to it as it comes.
+    case forward(ForwardJob)
     /// Wait `seconds`, then carry out the decision, without holding a thread while waiting.
     indirect case delayed(seconds: Double, Decision)
 
     /// The status the request is answered with as far as the decision knows it: 0 for a fault, nil for a
-    /// script not yet run.
+    /// script not yet run and a target not yet heard from.
     public var statusCode: UInt32? {
         switch self {
         case .prebuilt(let answer): answer.statusCode
         case .rendered(_, let made), .generated(let made), .admin(let made): made.statusCode
-        case .script: nil
+        case .script, .forward: nil
         case .fault: 0
         case .unavailable: 503
         case .unreadable: 500
@@ -47,13 +49,18 @@ public enum Decision: Sendable {
         case .prebuilt(let answer), .rendered(let answer, _), .fault(_, let answer), .unavailable(let answer), .unreadable(_, let answer): answer
         case .script(let job): job.answer
         case .stream(let stream): stream.answer
-        case .generated, .admin: nil
+        case .generated, .admin, .forward: nil
         case .throttled(_, let decision), .delayed(_, let decision): decision.exchangeAnswer
         }
     }
 
     public var isAdmin: Bool {
         if case .admin = self { return true }
+        return false
+    }
+
+    public var isForward: Bool {
+        if case .forward = self { return true }
         return false
     }
 }

@@ -18,9 +18,12 @@ public enum Plan: Sendable {
     case dotSegment
     /// The admin API answers (its prefix, while it is on).
     case admin
+    /// The proxy's target answers (`"proxy"`): the tree has no answer, and `miss` says what it would have
+    /// been (`notFound`, `methodNotAllowed` or `noVariant`); nil when every request is forwarded (`record`).
+    indirect case forward(miss: Plan?)
 
     /// A word for JSON: `exchange`, `sequence_over`, `no_variant`, `method_not_allowed`, `cors_preflight`,
-    /// `not_found`, `dot_segment`, `admin_api`.
+    /// `not_found`, `dot_segment`, `admin_api`, `forwarded`.
     public var name: String {
         switch self {
         case .exchange(let choice): choice.position == nil ? "sequence_over" : "exchange"
@@ -30,6 +33,7 @@ public enum Plan: Sendable {
         case .notFound: "not_found"
         case .dotSegment: "dot_segment"
         case .admin: "admin_api"
+        case .forward: "forwarded"
         }
     }
 
@@ -38,6 +42,7 @@ public enum Plan: Sendable {
         switch self {
         case .exchange(let choice): choice.exchange
         case .noVariant(let index, _): index
+        case .forward(let miss): miss?.exchangeIndex
         default: nil
         }
     }

@@ -23,6 +23,34 @@ public struct HTTPHeader: Sendable, Equatable {
     }
 }
 
+extension HTTPHeader {
+    /// Whether this header's name is `lowercasedName` in any case (ASCII), compared byte by byte without
+    /// making a string: for the per-request paths.
+    public func isNamed(_ lowercasedName: String) -> Bool {
+        Self.name(name, equalsLowercased: lowercasedName)
+    }
+
+    /// Whether `name` is `lowercasedName` in any case (ASCII).
+    public static func name(_ name: String, equalsLowercased lowercasedName: String) -> Bool {
+        var name = name, wanted = lowercasedName
+        return name.withUTF8 { name in
+            wanted.withUTF8 { wanted in
+                guard name.count == wanted.count else { return false }
+                for index in 0..<name.count {
+                    let byte = name[index]
+                    if (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) != wanted[index] { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    /// Whether `name` can be a header's name (RFC 9110 token characters).
+    public static func isValidName(_ name: String) -> Bool {
+        HeadersParser.isToken(name)
+    }
+}
+
 extension [HTTPHeader] {
     public func contains(named name: String) -> Bool {
         contains { $0.name.lowercased() == name.lowercased() }

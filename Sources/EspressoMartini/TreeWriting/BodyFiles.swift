@@ -12,12 +12,16 @@ struct BodyFiles {
         let fileExtension: String
     }
 
-    /// `drafts`: every body the exchange has, for the numbers of the files it keeps.
-    init(folder: String, drafts: [ResponseDraft.Body]) {
+    /// `drafts`: every body the exchange has, for the numbers of the files it keeps; `numberingAfterFolder`:
+    /// new files are numbered after every `response-N` already in the folder too.
+    init(folder: String, drafts: [ResponseDraft.Body], numberingAfterFolder: Bool = false) {
         self.folder = folder
-        let kept = drafts.compactMap { draft -> Int? in
+        var kept = drafts.compactMap { draft -> Int? in
             guard case .existingFile(let name) = draft else { return nil }
             return Self.number(of: name)
+        }
+        if numberingAfterFolder {
+            kept += (FileSystem.listing(of: folder) ?? []).compactMap { Self.number(of: $0.name) }
         }
         nextNumber = (kept.max() ?? 0) + 1
     }

@@ -7,7 +7,8 @@
 ///   configuration names them; identical bodies of one exchange share one file. `configuration.json` is
 ///   written last, indented, with its keys in a fixed order, so that the same draft always gives the same bytes.
 /// - Every file is written whole or not at all (a temporary file renamed). `response-N.*` files of an earlier
-///   write of the same method folder that the new configuration no longer names are removed.
+///   write of the same method folder that the new configuration no longer names are removed, unless the
+///   write keeps the folder's files (recording adds to a folder a person may have edited).
 /// - Bodies of `204` and `304` responses are not written (the server sends none), nor `Content-Length` or
 ///   `Transfer-Encoding` headers (the server sets them).
 public struct TreeWriter: Sendable {
@@ -51,19 +52,26 @@ public struct TreeWriter: Sendable {
         return name
     }
 
+    /// Creates the folder `path` and those above it that are missing (a requests folder to write into).
+    public static func makeFolders(_ path: String) throws(TreeWritingError) {
+        try TreeFiles.makeFolders(path)
+    }
+
     /// Linux's NAME_MAX.
     static let longestFolderName = 255
 
-    /// Writes one exchange: its folders, its body files, then its `configuration.json`.
+    /// Writes one exchange: its folders, its body files, then its `configuration.json`. With
+    /// `keepingFiles`, every file already in the method folder stays, and new body files are numbered after
+    /// the folder's highest `response-N`.
     @discardableResult
-    public func write(_ exchange: ExchangeDraft) throws(TreeWritingError) -> WrittenExchange {
+    public func write(_ exchange: ExchangeDraft, keepingFiles: Bool = false) throws(TreeWritingError) -> WrittenExchange {
         let folder = try Self.methodFolder(method: exchange.method, path: exchange.path)
         let folderPath = FileSystem.join(requestsFolder, folder)
         try TreeFiles.makeFolders(folderPath)
-        var bodies = BodyFiles(folder: folderPath, drafts: exchange.allResponses.map(\.body))
+        var bodies = BodyFiles(folder: folderPath, drafts: exchange.allResponses.map(\.body), numberingAfterFolder: keepingFiles)
         let configuration = try configuration(exchange.answers, bodies: &bodies)
         try TreeFiles.write(Array(configuration.indentedText.utf8), to: FileSystem.join(folderPath, TreeLoader.configurationFileName))
-        try bodies.removeUnnamed()
+        if !keepingFiles { try bodies.removeUnnamed() }
         return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
     }
 
@@ -79,6 +87,10 @@ public struct TreeWriter: Sendable {
         case .variants(let variants):
             var written: [JSONValue] = []
             for variant in variants {
+                if let kept = variant.kept {
+                    written.append(kept)
+                    continue
+                }
                 var variantMembers = variant.when.map { [JSONMember(key: "when", value: $0)] } ?? []
                 variantMembers += try Self.sequence(variant.responses, variant.sequence, bodies: &bodies)
                 written.append(.object(variantMembers))

@@ -18,7 +18,10 @@ struct Endpoints: Command {
     }
 
     func run() throws {
-        let (_, tree) = try source.loadTree(outcome: "nothing listed")
+        let (configuration, tree) = try source.loadTree(outcome: "nothing listed")
         print(json ? tree.listingJSON.compactText : tree.listing, terminator: json ? "\n" : "")
+        if !json, let proxy = configuration.proxy {
+            print("other requests: forwarded to \(proxy.target)\(proxy.records ? ", and recorded" : "")")
+        }
     }
 }

@@ -31,10 +31,18 @@ struct Run: Command {
     static let tlsKeyOption = OptionDefinition.option(
         "tls-key", valueName: "file", help: "The PEM private key of the HTTPS certificate.", completion: .files
     )
+    static let proxyOption = OptionDefinition.option(
+        "proxy", valueName: "url", help: "Forward the requests the tree has no answer for to this URL (http:// or https://)."
+    )
+    static let recordFlag = OptionDefinition.flag(
+        "record", help: "With a proxy: write each forwarded request and its answer into the tree, which then answers it."
+    )
 
     static let definition = CommandDefinition(
         name: "run", abstract: "Serve the requests folder over HTTP or HTTPS until SIGINT or SIGTERM.",
-        options: SourceOptions.options + [hostnameOption, portOption, delayOption, logLevelOption, corsOption, tlsCertificateOption, tlsKeyOption],
+        options: SourceOptions.options + [
+            hostnameOption, portOption, delayOption, logLevelOption, corsOption, tlsCertificateOption, tlsKeyOption, proxyOption, recordFlag,
+        ],
         make: { arguments throws(UsageError) in try Run(arguments) }
     )
 
@@ -47,6 +55,8 @@ struct Run: Command {
     var cors: Bool
     var tlsCertificate: String?
     var tlsKey: String?
+    var proxy: ProxyTarget?
+    var record: Bool
 
     /// Reads the options and rejects values the server cannot use.
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -56,24 +66,41 @@ struct Run: Command {
         cors = arguments.isSet(Self.corsOption)
         tlsCertificate = arguments.text(Self.tlsCertificateOption)
         tlsKey = arguments.text(Self.tlsKeyOption)
-        if let (first, last) = arguments.integerRange(Self.portOption) {
-            if first == last {
-                guard (0...65535).contains(first) else { throw Self.invalid("\(Self.portOption.longSpelling) must be from 0 to 65535") }
-                port = first
-            } else {
-                if let problem = ServerConfiguration.portRangeProblem(first: first, last: last) {
-                    throw Self.invalid("\(Self.portOption.longSpelling) \(first)-\(last) \(problem)")
-                }
-                port = first
-                portRange = first...last
-            }
-        }
+        (port, portRange) = try Self.port(arguments, command: Self.definition)
         if let delay, !(delay >= 0) { throw Self.invalid("\(Self.delayOption.longSpelling) must be 0 or more seconds") }
-        if let name = arguments.text(Self.logLevelOption) {
-            guard let level = ServerConfiguration.logLevel(named: name) else {
-                throw Self.invalid("\(Self.logLevelOption.longSpelling) must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))")
-            }
-            logLevel = level
+        logLevel = try Self.logLevel(arguments, command: Self.definition)
+        proxy = try Self.target(arguments, option: Self.proxyOption, command: Self.definition)
+        record = arguments.isSet(Self.recordFlag)
+    }
+
+    /// `--port N` or `--port A-B`.
+    static func port(_ arguments: ParsedArguments, command: CommandDefinition) throws(UsageError) -> (Int?, ClosedRange<Int>?) {
+        guard let (first, last) = arguments.integerRange(portOption) else { return (nil, nil) }
+        if first == last {
+            guard (0...65535).contains(first) else { throw UsageError(message: "\(portOption.longSpelling) must be from 0 to 65535", command: command) }
+            return (first, nil)
+        }
+        if let problem = ServerConfiguration.portRangeProblem(first: first, last: last) {
+            throw UsageError(message: "\(portOption.longSpelling) \(first)-\(last) \(problem)", command: command)
+        }
+        return (first, first...last)
+    }
+
+    /// `--log-level L`.
+    static func logLevel(_ arguments: ParsedArguments, command: CommandDefinition) throws(UsageError) -> Logger.Level? {
+        guard let name = arguments.text(logLevelOption) else { return nil }
+        guard let level = ServerConfiguration.logLevel(named: name) else {
+            throw UsageError(message: "\(logLevelOption.longSpelling) must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))", command: command)
+        }
+        return level
+    }
+
+    /// A proxy target URL given with `option`.
+    static func target(_ arguments: ParsedArguments, option: OptionDefinition, command: CommandDefinition) throws(UsageError) -> ProxyTarget? {
+        guard let text = arguments.text(option) else { return nil }
+        switch ProxyTarget.parse(text) {
+        case .success(let target): return target
+        case .failure(let problem): throw UsageError(message: "\(option.longSpelling) \(problem.message)", command: command, option: option)
         }
     }
 
@@ -90,19 +117,42 @@ struct Run: Command {
 
     private static func invalid(_ message: String) -> UsageError { UsageError(message: message, command: definition) }
 
-    func run() throws {
-        StopSignals.block()
-        var (configuration, diagnostics) = source.resolve()
+    /// `--hostname`, `--port` and `--log-level` over the configuration (`run` and `record` take them).
+    static func apply(hostname: String?, port: Int?, portRange: ClosedRange<Int>?, logLevel: Logger.Level?, to configuration: inout ServerConfiguration) {
         if let hostname { configuration.hostname = hostname }
         if let port {
             configuration.port = port
             configuration.portRange = portRange
         }
-        if let delay { configuration.delay = delay }
         if let logLevel { configuration.logLevel = logLevel }
+    }
+
+    func run() throws {
+        StopSignals.block()
+        var (configuration, diagnostics) = source.resolve()
+        Self.apply(hostname: hostname, port: port, portRange: portRange, logLevel: logLevel, to: &configuration)
+        if let delay { configuration.delay = delay }
         if cors { configuration.cors = true }
         try applyTLSFlags(to: &configuration)
+        if let proxy {
+            var proxied = configuration.proxy ?? ProxyConfiguration(target: proxy)
+            proxied.target = proxy
+            configuration.proxy = proxied
+        }
+        if record {
+            guard configuration.proxy != nil else {
+                throw Self.invalid("\(Self.recordFlag.longSpelling) records what a proxy forwards: give \(Self.proxyOption.longSpelling) URL too (or \"proxy\" in the configuration file)")
+            }
+            configuration.proxy?.records = true
+        }
+        try Self.serve(configuration, diagnostics: diagnostics, recording: RecordingOptions())
+    }
 
+    /// Serves the tree of `configuration` until SIGINT or SIGTERM (after the problems found so far,
+    /// `diagnostics`, are reported); with a proxy that records, writes its answers with `recording`, and says
+    /// what it recorded when it stops.
+    static func serve(_ configuration: ServerConfiguration, diagnostics: Diagnostics, recording: RecordingOptions) throws {
+        var diagnostics = diagnostics
         let level = configuration.logLevel
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
         let logger = Logger(label: "espressomartini")
@@ -138,16 +188,20 @@ struct Run: Command {
         )
         // Everything the server uses, made here.
         let service = TreeService(tree: tree, configuration: configuration, loader: loader, logger: logger, observer: observer)
-        let journal = configuration.admin ? RequestJournal(capacity: configuration.journalSize) : nil
+        let journal = configuration.admin ? RequestJournal(capacity: configuration.journalSize, redactsCredentials: configuration.proxy != nil) : nil
         let decider = Decider(
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
             templates: TemplateEnvironment(cache: service.cache)
         )
         let scripts = ScriptRunner(limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: MockServer.coreCount)
-        let server = MockServer(
-            configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts, accessLog: accessLog
-        )
+        let recorder = configuration.proxy?.records == true
+            ? ExchangeRecorder(requestsFolder: configuration.requestsFolder, options: recording, parser: parser) : nil
+        let server: MockServer
         do {
+            server = try MockServer(
+                configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts, accessLog: accessLog,
+                recorder: recorder, logger: logger
+            )
             try server.start(on: socket.get())
         } catch {
             StandardError.printLine("espressomartini: \(error)")
@@ -161,6 +215,13 @@ struct Run: Command {
         var ready = Array("espressomartini listening on \(server.scheme)://\(server.address)\n".utf8)
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         logger.notice("serving \(tree.exchanges.count) exchanges from \(configuration.requestsFolder)")
+        if let proxy = configuration.proxy {
+            switch (proxy.forwards, proxy.records) {
+            case (.everything, _): logger.notice("forwarding every request to \(proxy.target) and recording it into \(configuration.requestsFolder)")
+            case (.misses, true): logger.notice("forwarding the requests the tree does not answer to \(proxy.target), and recording them")
+            case (.misses, false): logger.notice("forwarding the requests the tree does not answer to \(proxy.target)")
+            }
+        }
         ServiceManager.ready(status: "serving \(tree.exchanges.count) exchanges on \(server.address)")
 
         var watcher: TreeWatcher?
@@ -177,5 +238,8 @@ struct Run: Command {
         logger.notice("stopping: finishing the requests in flight")
         server.stop()
         LogWriter.shared.flush()
+        if let (exchanges, responses) = server.recorded {
+            print("recorded \(exchanges) exchange\(exchanges == 1 ? "" : "s"), \(responses) response\(responses == 1 ? "" : "s") into \(configuration.requestsFolder)")
+        }
     }
 }

@@ -58,6 +58,13 @@ final class OccupiedPort: @unchecked Sendable {
         return nil
     }
 
+    /// A port on 127.0.0.1 that nothing listens on now (one the system handed out, let go at once).
+    static func closedPort() throws -> Int {
+        let held = try OccupiedPort()
+        held.close()
+        return held.port
+    }
+
     /// Whether this machine can listen on `host` (for instance `::1`).
     static func canListen(on host: String) -> Bool {
         guard let probe = try? OccupiedPort(host: host) else { return false }

@@ -41,6 +41,7 @@ enum ExplanationFixture {
         case .notFound: return "\(status) closest \(explanation.closest.map { "\($0.method.name) \($0.route)" }.joined(separator: ", "))"
         case .dotSegment: return "\(status) dot segment"
         case .admin: return "admin API"
+        case .forward(let miss): return "forwarded to \(explanation.forwardTarget.map(\.description) ?? "?")" + (miss.map { " (\($0.name))" } ?? "")
         }
     }
 }

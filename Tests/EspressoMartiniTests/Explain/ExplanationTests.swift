@@ -229,23 +229,23 @@ import Testing
             {"variant":1,"when":{"headers":{"Authorization":{"present":false}}},"result":"not_tried"},\#
             {"variant":2,"when":null,"result":"not_tried"}],\#
             "other_routes":[{"route":"/products/:sku","methods":["DELETE"],"reason":"no_exchange_for_method"},\#
-            {"route":"/products/**","methods":["GET"],"reason":"less_specific"}],"allowed":[],"closest":[]}
+            {"route":"/products/**","methods":["GET"],"reason":"less_specific"}],"allowed":[],"closest":[],"forwarded_to":null}
             """#),
         ("POST", "/orders/2", #"""
             {"method":"POST","path":"/orders/2","query":"","session":null,"status":404,"outcome":"no_variant",\#
             "exchange":{"method":"POST","route":"/orders/{id}","folder":"orders/{id}/POST"},"variant":null,"sequence":null,"response":null,"network":null,\#
             "variants":[{"variant":0,"when":{"json":{"/express":{"equals":true}}},"result":"fails",\#
             "mismatch":"json \"/express\" cannot be checked: the body is not JSON"}],\#
-            "other_routes":[],"allowed":[],"closest":[]}
+            "other_routes":[],"allowed":[],"closest":[],"forwarded_to":null}
             """#),
         ("DELETE", "/orders/2", #"""
             {"method":"DELETE","path":"/orders/2","query":"","session":null,"status":405,"outcome":"method_not_allowed","exchange":null,\#
             "variant":null,"sequence":null,"response":null,"network":null,"variants":[],\#
-            "other_routes":[{"route":"/orders/{id}","methods":["POST"],"reason":"no_exchange_for_method"}],"allowed":["POST"],"closest":[]}
+            "other_routes":[{"route":"/orders/{id}","methods":["POST"],"reason":"no_exchange_for_method"}],"allowed":["POST"],"closest":[],"forwarded_to":null}
             """#),
         ("GET", "/order/7", #"""
             {"method":"GET","path":"/order/7","query":"","session":null,"status":404,"outcome":"not_found","exchange":null,\#
-            "variant":null,"sequence":null,"response":null,"network":null,"variants":[],"other_routes":[],"allowed":[],"closest":["POST /orders/{id}"]}
+            "variant":null,"sequence":null,"response":null,"network":null,"variants":[],"other_routes":[],"allowed":[],"closest":["POST /orders/{id}"],"forwarded_to":null}
             """#),
     ])
     func readsAsJSON(_ method: String, _ target: String, _ expected: String) throws {

@@ -31,13 +31,20 @@ struct DeciderFixture {
         let description: String
     }
 
-    /// Decides as the server would, in the session named `session` (nil: the default one), and journals
-    /// the request as the server does (admin requests aside), with its first `JournalEntry.bodyLimit` bytes.
-    func decide(_ method: String, _ target: String, headers: [HTTPHeader] = [], body: String? = nil, session: String? = nil) -> Decision {
+    static let loopback = ClientAddress(text: "127.0.0.1", isLoopback: true)
+
+    /// Decides as the server would, in the session named `session` (nil: the default one), for a request
+    /// from `client` (a loopback one by default), and journals the request as the server does (admin
+    /// requests aside), with its first `JournalEntry.bodyLimit` bytes.
+    func decide(
+        _ method: String, _ target: String, headers: [HTTPHeader] = [], body: String? = nil, session: String? = nil,
+        client: ClientAddress? = DeciderFixture.loopback
+    ) -> Decision {
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
         let bytes = body.map { Array($0.utf8) }
         var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: bytes)
         request.session = session.map { service.sessions.session(named: $0) }
+        request.client = client
         let decision = decider.decide(request, tree: service.tree)
         if !decision.isAdmin {
             journal.record(request, answeredBy: decision, body: Array((bytes ?? []).prefix(JournalEntry.bodyLimit)), bodySize: bytes?.count ?? 0)
@@ -65,6 +72,7 @@ extension Decision {
         case .stream(let stream): "stream \(stream.answer.statusCode) \(stream.answer.exchange.method.name) \(stream.answer.exchange.route) \(stream.answer.position)"
         case .throttled(let rate, let decision): "at \(rate) B/s: \(decision.summary)"
         case .delayed(let seconds, let decision): "after \(seconds) s: \(decision.summary)"
+        case .forward(let job): "forward to \(job.target)\(job.records ? ", recorded" : "")"
         }
     }
 
@@ -72,7 +80,7 @@ extension Decision {
         switch self {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.headers
         case .prebuilt(let answer), .fault(_, let answer): answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
-        case .script, .unavailable, .unreadable: []
+        case .script, .unavailable, .unreadable, .forward: []
         case .stream(let stream): stream.headers
         case .throttled(_, let decision), .delayed(_, let decision): decision.headers
         }

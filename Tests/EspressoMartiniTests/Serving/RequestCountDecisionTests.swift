@@ -89,7 +89,7 @@ import Testing
             let summary = fixture.decide("GET", target).summary
             #expect(summary.hasPrefix(#"admin 200 [{"time":"#))
             #expect(summary.contains(#""path":"/api/v1/product/7""#))
-            #expect(summary.hasSuffix(#""status":404,"session":null,"closest":["GET /api/v1/products/{id}","GET /api/v1/orders/{id}"]}]"#))
+            #expect(summary.hasSuffix(#""status":404,"session":null,"proxied":false,"closest":["GET /api/v1/products/{id}","GET /api/v1/orders/{id}"]}]"#))
         }
         let found = fixture.decide("POST", "/__espressomartini/requests/find", body: #"{"unmatched": true}"#).summary
         #expect(found == fixture.decide("GET", "/__espressomartini/requests?unmatched=true").summary)
@@ -130,7 +130,8 @@ import Testing
 
     @Test func aBodyLongerThanTheServerKeepsIs413() throws {
         let fixture = try DeciderFixture(files: Self.tree)
-        let request = Request(method: "POST", path: "/__espressomartini/requests/count", body: Array("{}".utf8), bodySize: 70_000)
+        var request = Request(method: "POST", path: "/__espressomartini/requests/count", body: Array("{}".utf8), bodySize: 70_000)
+        request.client = DeciderFixture.loopback
         #expect(fixture.decider.decide(request, tree: fixture.service.tree).summary == #"admin 413 {"error":"the body is 70000 bytes; a filter may have 64 KiB at most"}"#)
     }
 }

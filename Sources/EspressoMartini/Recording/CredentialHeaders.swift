@@ -1,0 +1,13 @@
+/// The headers that carry credentials: with a proxy, their values are shown as `REDACTED` in the journal,
+/// and never recorded unless `--match-header` names them (doc/recording.md).
+public enum CredentialHeaders {
+    /// In lower case.
+    public static let names: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    /// What stands for a value kept out of sight.
+    public static let redacted = "REDACTED"
+
+    public static func contains(_ name: String) -> Bool {
+        names.contains(name.lowercased())
+    }
+}

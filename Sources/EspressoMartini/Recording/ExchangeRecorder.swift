@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes forwarded requests and their answers into a requests folder through the `TreeWriter`
+/// (doc/recording.md), one at a time: call it from one thread.
+///
+/// Each request becomes a variant of its exchange (`api/users/GET/`) whose conditions are the request's
+/// own (`RecordedExchange.conditions`), with no fallback, so a request that differs is still a miss. The
+/// variant goes before the first one that would answer the request, so that it answers it (a variant with
+/// fewer conditions comes after one with more). An identical request seen again appends its answer to
+/// that variant's sequence (`"sequence": "repeat_last"`), unless it is the same as the last one or
+/// `repeats` is `first`. Variants a person wrote (templates, delays, other conditions) are written back as
+/// they are, and an exchange without variants becomes the last variant, without conditions.
+public final class ExchangeRecorder: @unchecked Sendable {
+    /// What one recording did.
+    public enum Outcome: Sendable, Equatable {
+        /// A response was written into the method folder `folder` (relative to the requests folder), a new
+        /// exchange or not.
+        case added(folder: String, newExchange: Bool)
+        /// Nothing new: the same answer again, or a repeat with `repeats` `first`.
+        case unchanged(folder: String)
+    }
+
+    public let writer: TreeWriter
+    public let options: RecordingOptions
+    private let parser: any JSONParser
+
+    public init(requestsFolder: String, options: RecordingOptions, parser: any JSONParser) {
+        writer = TreeWriter(requestsFolder: requestsFolder)
+        self.options = options
+        self.parser = parser
+    }
+
+    /// Writes `exchange`; its body file is moved into the tree, or removed when nothing new is written.
+    /// Throws (the body file removed) when the request cannot be written as a tree (a segment too long for a
+    /// folder name) or its method folder's `configuration.json` does not parse.
+    public func record(_ exchange: RecordedExchange) throws(TreeWritingError) -> Outcome {
+        do {
+            return try write(exchange)
+        } catch {
+            if let file = exchange.responseBodyFile { unlink(file) }
+            throw error
+        }
+    }
+
+    private func write(_ exchange: RecordedExchange) throws(TreeWritingError) -> Outcome {
+        let path = RequestPath(exchange.path).segments.map(SegmentDraft.literal)
+        let folder = try TreeWriter.methodFolder(method: exchange.method, path: path)
+        let configurationPath = FileSystem.join(FileSystem.join(writer.requestsFolder, folder), TreeLoader.configurationFileName)
+        var variants: [VariantDraft] = []
+        let isNew = FileSystem.kind(of: configurationPath) == nil
+        if !isNew {
+            guard let bytes = FileSystem.contents(of: configurationPath) else {
+                throw TreeWritingError(path: configurationPath, message: "cannot be read; nothing was recorded into it")
+            }
+            switch parser.parse(bytes) {
+            case .success(let existing): variants = Self.variants(of: existing)
+            case .failure(let syntax):
+                throw TreeWritingError(path: configurationPath, message: "does not parse (\(syntax.message), line \(syntax.position.line)); nothing was recorded into it until it is fixed")
+            }
+        }
+        let when = exchange.conditions(options, parser: parser)
+        var bodyFile = exchange.responseBodyFile
+        if exchange.statusCode == 204 || exchange.statusCode == 304, let file = bodyFile {
+            unlink(file)  // the server sends no body with these
+            bodyFile = nil
+        }
+        let body: ResponseDraft.Body = bodyFile.map {
+            .movedFile(path: $0, fileExtension: ContentType.fileExtension(for: Self.contentType(of: exchange.responseHeaders)))
+        } ?? .none
+        var response = ResponseDraft(statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
+        let folderPath = FileSystem.join(writer.requestsFolder, folder)
+        if case .movedFile(let path, let fileExtension) = body, let same = Self.existingFile(sameAs: path, fileExtension: fileExtension, in: variants, folder: folderPath) {
+            unlink(path)  // identical bodies of one exchange share one file
+            response.body = .existingFile(same)
+            bodyFile = nil
+        }
+        if let index = variants.firstIndex(where: { $0.kept == nil && $0.when == when }) {
+            if options.repeats == .first || Self.same(response, variants[index].responses.last, in: folderPath) {
+                if let file = bodyFile { unlink(file) }
+                return .unchanged(folder: folder)
+            }
+            variants[index].responses.append(response)
+            variants[index].sequence = .repeatLast
+        } else {
+            let request = RequestModel(exchange.request, route: RoutePattern([]), parser: parser)
+            let position = variants.firstIndex { holds($0, for: request) } ?? variants.endIndex
+            variants.insert(VariantDraft(when: when, responses: [response]), at: position)
+        }
+        try writer.write(ExchangeDraft(method: exchange.method, path: path, answers: .variants(variants)), keepingFiles: true)
+        return .added(folder: folder, newExchange: isNew)
+    }
+
+    /// The variants of a method folder's configuration: each one the recorder can read back as a draft,
+    /// the others kept as they are; an exchange without variants as one kept variant without conditions.
+    static func variants(of configuration: JSONValue) -> [VariantDraft] {
+        switch configuration {
+        case .object(let members) where members.contains(where: { $0.key == "variants" }):
+            guard case .array(let written)? = members.first(where: { $0.key == "variants" })?.value else { return [] }
+            return written.map { draft(of: $0) ?? .kept($0) }
+        case .object(let members) where members.contains(where: { $0.key == "responses" }):
+            return [.kept(.object(members.filter { $0.key != SchemaReference.key }))]
+        case .object(let members):
+            return [.kept(.object([JSONMember(key: "responses", value: .object(members.filter { $0.key != SchemaReference.key }))]))]
+        default:
+            return [.kept(.object([JSONMember(key: "responses", value: configuration)]))]
+        }
+    }
+
+    /// A variant holding only conditions, responses a draft can say, and a sequence mode.
+    private static func draft(of variant: JSONValue) -> VariantDraft? {
+        guard case .object(let members) = variant else { return nil }
+        var draft = VariantDraft(when: nil, responses: [])
+        for member in members {
+            switch (member.key, member.value) {
+            case ("when", let when): draft.when = when
+            case ("responses", .array(let responses)) where !responses.isEmpty:
+                for response in responses {
+                    guard let response = ResponseDraft(written: response) else { return nil }
+                    draft.responses.append(response)
+                }
+            case ("responses", let response):
+                guard let response = ResponseDraft(written: response) else { return nil }
+                draft.responses = [response]
+            case ("sequence", .string(let mode)):
+                guard let mode = SequenceMode(rawValue: mode) else { return nil }
+                draft.sequence = mode
+            default:
+                return nil
+            }
+        }
+        return draft.responses.isEmpty ? nil : draft
+    }
+
+    /// Whether `variant` answers `request` (a variant without conditions answers every request; conditions
+    /// that do not compile answer none).
+    private func holds(_ variant: VariantDraft, for request: RequestModel) -> Bool {
+        let when: JSONValue?
+        if let kept = variant.kept {
+            guard case .object(let members) = kept else { return false }
+            when = members.first { $0.key == "when" }?.value
+        } else {
+            when = variant.when
+        }
+        guard let when else { return true }
+        var diagnostics = Diagnostics()
+        let compiled = VariantConditions.compile(
+            when, at: [], pathCaptures: [], file: "", map: JSONSourceMap(Array(when.compactText.utf8)), into: &diagnostics
+        )
+        return compiled?.holds(for: request) ?? false
+    }
+
+    /// Whether `response` says what `last` (written in `folder`) says: status, headers, and body bytes.
+    private static func same(_ response: ResponseDraft, _ last: ResponseDraft?, in folder: String) -> Bool {
+        guard let last, last.statusCode == response.statusCode, sorted(last.headers) == sorted(response.headers) else { return false }
+        switch (response.body, last.body) {
+        case (.none, .none): return true
+        case (.existingFile(let name), .existingFile(let lastName)): return name == lastName
+        default: return false
+        }
+    }
+
+    /// The body file of a recorded response of the exchange that holds the same bytes as `path`.
+    private static func existingFile(sameAs path: String, fileExtension: String, in variants: [VariantDraft], folder: String) -> String? {
+        var seen: Set<String> = []
+        for case .existingFile(let name) in variants.flatMap(\.responses).map(\.body) where seen.insert(name).inserted {
+            if name.hasSuffix("." + fileExtension), FileSystem.sameContents(path, FileSystem.join(folder, name)) { return name }
+        }
+        return nil
+    }
+
+    /// Headers by name (without case), each name's values in their order.
+    private static func sorted(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        headers.enumerated().sorted { a, b in
+            let (left, right) = (a.element.name.lowercased(), b.element.name.lowercased())
+            return left == right ? a.offset < b.offset : left < right
+        }.map { HTTPHeader(name: $0.element.name.lowercased(), value: $0.element.value) }
+    }
+
+    private static func contentType(of headers: [HTTPHeader]) -> String {
+        headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+    }
+}

@@ -1,0 +1,99 @@
+/// One request forwarded to the proxy's target and the answer it gave, to write into the tree
+/// (`ExchangeRecorder`).
+public struct RecordedExchange: Sendable {
+    public var method: HTTPMethod
+    /// As the request had it: percent-decoded, without the query.
+    public var path: String
+    /// Without `?`, not decoded; `""` for none.
+    public var rawQuery: String
+    /// Every request header, as received.
+    public var requestHeaders: [HTTPHeader]
+    /// The first `VariantConditions.bodyLimit` bytes of the request's body; nil for a request without one.
+    public var requestBody: [UInt8]?
+    public var requestBodySize: Int
+    public var statusCode: Int
+    /// The answer's headers, as the target sent them.
+    public var responseHeaders: [HTTPHeader]
+    /// A file holding the answer's body (on the requests folder's file system, moved into the tree when
+    /// written); nil for an answer without one.
+    public var responseBodyFile: String?
+    /// The body file holds the body decoded from its `Content-Encoding`, which is then not written.
+    public var contentDecoded: Bool
+
+    public init(
+        method: HTTPMethod, path: String, rawQuery: String, requestHeaders: [HTTPHeader], requestBody: [UInt8]?, requestBodySize: Int,
+        statusCode: Int, responseHeaders: [HTTPHeader], responseBodyFile: String?, contentDecoded: Bool
+    ) {
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.requestBodySize = requestBodySize
+        self.statusCode = statusCode
+        self.responseHeaders = responseHeaders
+        self.responseBodyFile = responseBodyFile
+        self.contentDecoded = contentDecoded
+    }
+
+    /// The request as the variants' conditions read it.
+    public var request: Request {
+        Request(method: method.name, path: path, rawQuery: rawQuery, headers: RequestHeaders(requestHeaders), body: requestBody, bodySize: requestBodySize)
+    }
+
+    /// The answer's headers as they are written: without `Date`, `Content-Length`, the hop-by-hop ones and a
+    /// decoded `Content-Encoding`; the values of credential headers (unless `--match-header` names them) and
+    /// of `--redact` ones as `REDACTED`.
+    public func writtenResponseHeaders(_ options: RecordingOptions) -> [HTTPHeader] {
+        let hopByHop = HopByHopHeaders(in: responseHeaders)
+        let matched = Set(options.matchHeaders.map { $0.lowercased() })
+        let redacted = Set(options.redactedHeaders.map { $0.lowercased() })
+        return responseHeaders.compactMap { header in
+            let name = header.name.lowercased()
+            if name == "date" || name == "content-length" || hopByHop.contains(name) { return nil }
+            if name == "content-encoding", contentDecoded { return nil }
+            if redacted.contains(name) || (CredentialHeaders.contains(name) && !matched.contains(name)) {
+                return HTTPHeader(name: header.name, value: CredentialHeaders.redacted)
+            }
+            return header
+        }
+    }
+
+    /// The conditions the request is written with (nil: none): every query parameter, each `--match-header`
+    /// (`{"present": false}` when the request has none), and the body: a JSON document whole (`json` `""`), a
+    /// form field by field, any other body as text. A body over `VariantConditions.bodyLimit` is not a
+    /// condition (no condition can read it). A name given several times is matched on its first value.
+    public func conditions(_ options: RecordingOptions, parser: any JSONParser) -> JSONValue? {
+        var members: [JSONMember] = []
+        if !rawQuery.isEmpty, let query = Self.firstValues(URLEncodedForm(parsing: rawQuery)) {
+            members.append(JSONMember(key: "query", value: query))
+        }
+        var headers: [JSONMember] = []
+        for name in options.matchHeaders where !headers.contains(where: { $0.key.lowercased() == name.lowercased() }) {
+            let value = requestHeaders.first { $0.name.lowercased() == name.lowercased() }?.value
+            headers.append(JSONMember(key: name, value: value.map(JSONValue.string) ?? .object([JSONMember(key: "present", value: .bool(false))])))
+        }
+        if !headers.isEmpty { members.append(JSONMember(key: "headers", value: .object(headers))) }
+        if let body = requestBody, !body.isEmpty, body.count == requestBodySize {
+            let contentType = requestHeaders.first { $0.name.lowercased() == "content-type" }.map { ContentType.essence($0.value) }
+            if contentType == "application/x-www-form-urlencoded", let form = Self.firstValues(URLEncodedForm(parsing: String(decoding: body, as: UTF8.self))) {
+                members.append(JSONMember(key: "form", value: form))
+            } else if case .success(let document) = parser.parse(body) {
+                let equals = JSONValue.object([JSONMember(key: "equals", value: document)])
+                members.append(JSONMember(key: "json", value: .object([JSONMember(key: "", value: equals)])))
+            } else {
+                members.append(JSONMember(key: "body", value: .string(String(decoding: body, as: UTF8.self))))
+            }
+        }
+        return members.isEmpty ? nil : .object(members)
+    }
+
+    /// `{NAME: first value}` in order of first appearance; nil for no field.
+    private static func firstValues(_ form: URLEncodedForm) -> JSONValue? {
+        var members: [JSONMember] = []
+        for field in form.fields where !members.contains(where: { $0.key == field.name }) {
+            members.append(JSONMember(key: field.name, value: .string(field.value)))
+        }
+        return members.isEmpty ? nil : .object(members)
+    }
+}

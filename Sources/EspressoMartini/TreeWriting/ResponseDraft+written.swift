@@ -1,0 +1,33 @@
+extension ResponseDraft {
+    /// The response object `written` (as a configuration has it) as a draft, when it holds nothing but what
+    /// a draft says: `status_code`, `headers` (strings or arrays of strings), and a `response_file` or an
+    /// inline `body`. Nil for any other (a template, a delay, a script), which only a kept variant carries.
+    public init?(written: JSONValue) {
+        guard case .object(let members) = written else { return nil }
+        self.init(statusCode: 200)
+        for member in members {
+            switch (member.key, member.value) {
+            case ("status_code", .integer(let code)):
+                statusCode = Int(code)
+            case ("headers", .object(let named)):
+                for header in named {
+                    switch header.value {
+                    case .string(let value): headers.append(HTTPHeader(name: header.key, value: value))
+                    case .array(let values):
+                        for value in values {
+                            guard case .string(let text) = value else { return nil }
+                            headers.append(HTTPHeader(name: header.key, value: text))
+                        }
+                    default: return nil
+                    }
+                }
+            case ("response_file", .string(let name)) where body == .none:
+                body = .existingFile(name)
+            case ("body", let value) where body == .none:
+                body = .inline(value)
+            default:
+                return nil
+            }
+        }
+    }
+}

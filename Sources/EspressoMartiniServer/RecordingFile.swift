@@ -1,0 +1,58 @@
+import EspressoMartini
+import Glibc
+
+/// The body of an answer being recorded, written as it arrives (on the HTTP client's thread) into a hidden
+/// file of the requests folder's scratch folder, which the loader and the watcher ignore; the recorder moves
+/// it into the tree (a rename: the same file system). Writes go to the page cache: no thread waits on the disk.
+final class RecordingFile {
+    let path: String
+    private var descriptor: Int32
+    private(set) var size = 0
+    /// Why the body could not be written whole (a full disk); the exchange is then not recorded.
+    private(set) var failure: String?
+
+    /// A new file in `folder`; nil when it cannot be made.
+    init?(folder: String) {
+        var template = Array(FileSystem.join(folder, "body.XXXXXX").utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        fchmod(descriptor, 0o644)
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, descriptor >= 0 else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                failure = String(cString: strerror(errno))
+                return
+            }
+            offset += written
+        }
+        size += bytes.count
+    }
+
+    /// Closes the file; false (the file removed) when it was not written whole.
+    func close() -> Bool {
+        guard descriptor >= 0 else { return false }
+        if Glibc.close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        descriptor = -1
+        if failure != nil { unlink(path) }
+        return failure == nil
+    }
+
+    /// Closes and removes the file.
+    func discard() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+        unlink(path)
+    }
+}

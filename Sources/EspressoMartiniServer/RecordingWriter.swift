@@ -1,0 +1,117 @@
+import EspressoMartini
+import Glibc
+import Logging
+
+/// Writes recorded exchanges into the tree, one at a time, on a thread of its own (so neither
+/// libmicrohttpd's threads nor the HTTP client's wait on the disk): decodes the body from its
+/// `Content-Encoding`, hands the exchange to the core's `ExchangeRecorder`, and in spy mode reloads the
+/// tree, so that it answers the next identical request. Then it calls the job's `then`, which lets the
+/// client's answer end.
+final class RecordingWriter: @unchecked Sendable {
+    /// Hidden inside the requests folder: the loader and the watcher ignore it, and a body written there is
+    /// moved into the tree by a rename.
+    static let scratchFolderName = ".espressomartini-recording"
+
+    struct Job: Sendable {
+        let exchange: RecordedExchange
+        /// The body's `Content-Encoding` (nil for none): decoded before it is written.
+        let encoding: String?
+        let then: @Sendable () -> Void
+    }
+
+    /// What has been recorded since the start.
+    struct Summary: Sendable {
+        /// The method folders written into.
+        var folders: Set<String> = []
+        var responses = 0
+    }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+
+    let scratchFolder: String
+    private let recorder: ExchangeRecorder
+    /// Reloaded after each exchange written (spy mode); nil when the tree is not consulted (`record`).
+    private let service: TreeService?
+    private let logger: Logger
+    private let queue = Monitor(Queue())
+    private let written = Locked(Summary())
+    private var thread: SystemThread?
+
+    /// Makes the scratch folder; throws when it cannot be made.
+    init(recorder: ExchangeRecorder, reloading service: TreeService?, logger: Logger) throws(TreeWritingError) {
+        self.recorder = recorder
+        self.service = service
+        self.logger = logger
+        scratchFolder = FileSystem.join(recorder.writer.requestsFolder, Self.scratchFolderName)
+        guard mkdir(scratchFolder, 0o755) == 0 || errno == EEXIST, FileSystem.kind(of: scratchFolder) == .directory else {
+            throw TreeWritingError(path: scratchFolder, message: "cannot be made for the bodies being recorded: \(String(cString: strerror(errno)))")
+        }
+        thread = SystemThread { [self] in run() }
+    }
+
+    /// Queues `job`; any thread.
+    func submit(_ job: Job) {
+        queue.withLock { $0.jobs.append(job) }
+        queue.signal()
+    }
+
+    /// Writes what is queued, stops the thread, removes the scratch folder when it is empty; returns what
+    /// was recorded. Call once.
+    func finish() -> Summary {
+        queue.withLock { $0.stopping = true }
+        queue.signal()
+        thread?.join()
+        thread = nil
+        rmdir(scratchFolder)
+        return summary
+    }
+
+    var summary: Summary { written.withLock { $0 } }
+
+    private func run() {
+        while true {
+            // Every job queued so far, taken at once: the queue is never shifted one job at a time.
+            var batch: [Job] = []
+            queue.wait { queue in
+                swap(&batch, &queue.jobs)
+                return !batch.isEmpty || queue.stopping
+            }
+            guard !batch.isEmpty else { return }
+            for job in batch {
+                write(job)
+                job.then()
+            }
+        }
+    }
+
+    private func write(_ job: Job) {
+        var exchange = job.exchange
+        let request = "\(exchange.method.name) \(exchange.path)"
+        if let encoding = job.encoding, let file = exchange.responseBodyFile {
+            if let decoded = ContentDecoding.decodeFile(file, encoding: encoding) {
+                exchange.responseBodyFile = decoded
+                exchange.contentDecoded = true
+            } else {
+                logger.notice("recording \(request): the body's Content-Encoding '\(encoding)' cannot be decoded; it is kept as received, with its header")
+            }
+        }
+        do {
+            switch try recorder.record(exchange) {
+            case .added(let folder, let isNew):
+                written.withLock {
+                    $0.folders.insert(folder)
+                    $0.responses += 1
+                }
+                logger.info("recorded \(request) \(exchange.statusCode) into \(folder)\(isNew ? " (new exchange)" : "")")
+                if let service { service.reload(reason: "recorded \(request)") }
+            case .unchanged(let folder):
+                logger.info("\(request) answered as \(folder) already says; nothing new recorded")
+            }
+        } catch {
+            logger.warning("\(request) was not recorded: \(error)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import EspressoMartini
+
+extension Sender {
+    /// Starts forwarding the request to the proxy's target (doc/recording.md). While the client's body is
+    /// still coming (the decision was made at its headers), the server pushes each piece into the exchange
+    /// and calls `answerForwarded` once it is all in; otherwise the kept body goes at once.
+    func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+        guard let forwarder, let forwarding = state.forwarding else {
+            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "forwarding is not set up"), for: decision, answering: request, state: state, on: connection)
+        }
+        let body: UpstreamRequest.Body
+        if forwarding.bodyComplete {
+            body = forwarding.hasBody ? .length(state.bodySize) : .none
+        } else {
+            body = !forwarding.hasBody ? .none : forwarding.announcedBodySize.map { .length($0) } ?? .chunked
+        }
+        guard let exchange = forwarder.forward(
+            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, client: connection.clientAddress, on: connection,
+            hangUps: hangUps
+        ) else {
+            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "no HTTP client transfer can be made"), for: decision, answering: request, state: state, on: connection)
+        }
+        forwarding.exchange = exchange
+        if !state.body.isEmpty { state.body.withUnsafeBytes { exchange.push($0) } }
+        guard forwarding.bodyComplete else { return true }
+        return answerForwarded(exchange, job: job, state: state, on: connection)
+    }
+
+    /// Once the client's body is all in (and again after each resume): queues the target's answer, whose
+    /// body streams to the client as it arrives, or the `502`/`504` saying why there is none; or suspends the
+    /// connection until the target answers.
+    func answerForwarded(_ exchange: ForwardedExchange, job: ForwardJob, state: RequestState, on connection: some RequestConnection) -> Bool {
+        exchange.endUpload()
+        guard let outcome = exchange.awaitOutcome() else { return true }
+        let decision = exchange.decision, request = exchange.request
+        switch outcome {
+        case .head(let head):
+            let headers = withCORS(HTTPHeader.merging(own: head.clientHeaders, global: state.tree?.globalHeaders ?? []), on: connection)
+            let response: HTTPResponse?
+            if request.method != "HEAD", let whole = exchange.answer.takeWholeBody(limit: 64 * 1024) {
+                // Already all here: sent with its head in one write.
+                response = HTTPResponse(copying: whole, headers: headers)
+            } else {
+                let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
+                // libmicrohttpd allocates (and zeroes) a block per response: no larger than the body needs.
+                let blockSize = size.map { min(64 * 1024, max(1024, Int(clamping: $0))) } ?? 16 * 1024
+                response = HTTPResponse(size: size, blockSize: blockSize, source: exchange.answer, headers: headers)
+            }
+            guard let response else {
+                return finished(decision, status: UInt32(head.statusCode), queued: false, answering: request, state: state)
+            }
+            let queued = connection.queue(response, status: UInt32(head.statusCode))
+            return finished(decision, status: UInt32(head.statusCode), queued: queued, answering: request, state: state)
+        case .failed(let failure) where failure.serverStopping:
+            let made = GeneratedAnswer.error(503, "the server is stopping", globalHeaders: state.tree?.globalHeaders ?? [])
+            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+        case .failed(let failure):
+            let made = Self.upstreamFailure(job, timedOut: failure.timedOut, reason: failure.reason, globalHeaders: state.tree?.globalHeaders ?? [])
+            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+        }
+    }
+
+    /// `502` `{"error": "upstream_unavailable", "target", "reason"}`, or for a timeout `504` `upstream_timeout`.
+    static func upstreamFailure(_ job: ForwardJob, timedOut: Bool, reason: String, globalHeaders: [HTTPHeader] = []) -> GeneratedAnswer {
+        .json(timedOut ? 504 : 502, .object([
+            JSONMember(key: "error", value: .string(timedOut ? "upstream_timeout" : "upstream_unavailable")),
+            JSONMember(key: "target", value: .string(job.target.description)),
+            JSONMember(key: "reason", value: .string(reason)),
+        ]), globalHeaders: globalHeaders)
+    }
+}

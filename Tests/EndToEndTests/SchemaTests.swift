@@ -343,19 +343,10 @@ struct SchemaTests {
     /// Runs Tests/Schemas/validate.py with Debian's Python (which python3-jsonschema serves), else the
     /// `python3` on PATH; returns each file's verdict, `valid` or `invalid: MESSAGE`.
     static func validate(_ kind: SchemaKind, _ files: [String]) throws -> [String: String] {
-        let process = Process()
-        let debianPython = "/usr/bin/python3"
-        if FileManager.default.isExecutableFile(atPath: debianPython) {
-            process.executableURL = URL(fileURLWithPath: debianPython)
-            process.arguments = []
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"]
-        }
-        process.arguments! += [
-            packageRoot.appendingPathComponent("Tests/Schemas/validate.py").path,
-            packageRoot.appendingPathComponent("schemas").path, kind.rawValue,
-        ] + files
+        let process = DebianPython.process(
+            running: packageRoot.appendingPathComponent("Tests/Schemas/validate.py").path,
+            [packageRoot.appendingPathComponent("schemas").path, kind.rawValue] + files
+        )
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -59,6 +59,10 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
         return true
     }
 
+    /// The client leaves: libmicrohttpd lets go of the responses queued, and so of the bodies they read
+    /// from, which hold this connection.
+    func close() { lock.withLock { _queued.removeAll() } }
+
     func suspend() { lock.withLock { _suspensions += 1 } }
     func resume() { lock.withLock { _resumptions += 1 } }
     func reset() { lock.withLock { _resets += 1 } }

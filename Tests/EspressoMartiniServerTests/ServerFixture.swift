@@ -14,6 +14,7 @@ struct ServerFixture {
     let scripts: FakeScriptEngine
     let server: MockServer
     let accessLog = AccessLogRecords()
+    private let connections = ConnectionsMade()
 
     /// `variants`, when given, are each exchange's in turn.
     init(_ exchanges: [(HTTPMethod, String, [ConfiguredResponse])], variants: [[Variant]]? = nil, configuration: ServerConfiguration = ServerConfiguration(),
@@ -46,6 +47,7 @@ struct ServerFixture {
     @discardableResult
     func request(_ method: String, _ path: String, headers: [HTTPHeader] = [], body: String = "") -> (FakeConnection, handled: Bool) {
         let connection = FakeConnection(headers: headers)
+        connections.append(connection)
         let (rawPath, query) = path.split(separator: "?", maxSplits: 1).map(String.init).pair
         let state = server.requestStarted(uri: query.isEmpty ? rawPath : rawPath + "?" + query)
         var handled = method.withCString { method in

@@ -1,7 +1,7 @@
 import EspressoMartini
 import Logging
 
-/// HTTPS (§16): libmicrohttpd's GnuTLS support, with the certificate handed to each handshake by
+/// HTTPS (doc/browsers-and-https.md): libmicrohttpd's GnuTLS support, with the certificate handed to each handshake by
 /// `TLSHandshakeCertificate`, so that `SIGHUP` can put a renewed one in service on the same listener.
 extension MockServer {
     /// Whether this libmicrohttpd was built with TLS and takes a certificate callback.

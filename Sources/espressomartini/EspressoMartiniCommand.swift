@@ -3,7 +3,7 @@ import EspressoMartiniCommandLine
 import Glibc
 
 /// The program: reads the command line, then prints a help page, the version or a completion script, or runs
-/// `run`, `record`, `endpoints`, `explain`, `init` or `import`; ends with the exit status of SPEC §8.
+/// `run`, `record`, `endpoints`, `explain`, `init` or `import`; ends with the exit status of doc/command-line.md.
 @main
 enum EspressoMartiniCommand {
     static let root = CommandDefinition(

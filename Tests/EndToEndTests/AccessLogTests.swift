@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §4 access log: one INFO line per request on standard error; §8 logs never on standard output.
-@Suite("§4 access log")
+/// doc/matching.md access log: one INFO line per request on standard error; doc/command-line.md logs never on standard output.
+@Suite("access log")
 struct AccessLogTests {
     static let exchanges: [String: TreeEntry] = [
         "items/{id}/GET/configuration.json": #"[{"body": "1"}, {"status_code": 201, "body": "2"}, {"body": "3"}]"#,

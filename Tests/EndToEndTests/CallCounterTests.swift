@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §3: sequences and call counters.
-@Suite("§3 sequences and call counters")
+/// doc/matching.md: sequences and call counters.
+@Suite("sequences and call counters")
 struct CallCounterTests {
     static let threeResponses: TreeEntry = """
         [

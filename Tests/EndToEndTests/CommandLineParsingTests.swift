@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// §8: the command line as the program reads it: its own checks of values, the parser's mistakes reported on
+/// doc/command-line.md: the command line as the program reads it: its own checks of values, the parser's mistakes reported on
 /// standard error with exit 64, and its completion scripts valid for their shells. The parser itself, on
 /// definitions of its own, is tested in-process by EspressoMartiniCommandLineTests.
-@Suite("§8 command-line parsing")
+@Suite("command-line parsing")
 struct CommandLineParsingTests {
     static let runUsage = "Usage: espressomartini run [--configuration <file>]"
 

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// §8: `--version`, `--help`, completion scripts, bad arguments (64) and an unavailable port (69).
-@Suite("§8 command line")
+/// doc/command-line.md: `--version`, `--help`, completion scripts, bad arguments (64) and an unavailable port (69).
+@Suite("command line")
 struct CommandLineTests {
     static let commands: [[String]] = [[], ["run"], ["endpoints"]]
 

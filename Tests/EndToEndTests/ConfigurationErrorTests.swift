@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// §8 errors: every problem in the tree and the configuration reported as `PATH:LINE:COLUMN: error: MESSAGE`,
+/// doc/command-line.md errors: every problem in the tree and the configuration reported as `PATH:LINE:COLUMN: error: MESSAGE`,
 /// then a summary; nothing on standard output; exit 78 for `run` and `endpoints`.
-@Suite("§8 configuration errors")
+@Suite("configuration errors")
 struct ConfigurationErrorTests {
     static let commands: [[String]] = [["run", "--port", "0"], ["endpoints"], ["endpoints", "--json"]]
 
@@ -110,7 +110,7 @@ struct ConfigurationErrorTests {
         #expect(outcome.standardErrorLines.contains { $0.hasPrefix("nothere.json: error: ") }, "\(outcome)")
     }
 
-    /// §1/§2 load errors, each reported by `endpoints` as an error naming the right file or folder.
+    /// doc/tree.md load errors, each reported by `endpoints` as an error naming the right file or folder.
     static let brokenTrees: [(name: String, exchanges: [String: TreeEntry], blamed: String)] = [
         ("GET and get side by side", ["x/GET/": .folder, "x/get/": .folder], "network-exchanges/x/"),
         ("{id} beside *", ["x/{id}/GET/": .folder, "x/*/GET/": .folder], "network-exchanges/x/"),

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §7: keys of the server configuration file that the other tests do not cover.
-@Suite("§7 configuration file keys")
+/// doc/server-configuration.md: keys of the server configuration file that the other tests do not cover.
+@Suite("configuration file keys")
 struct ConfigurationFileTests {
     @Test("environment is accepted without a word; logLevel is accepted for log_level")
     func compatibilityKeys() async throws {

@@ -2,10 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
-/// §4 delays: the response's `delay`, else the global one (file or `--delay`); a delay holds no thread.
+/// doc/matching.md delays: the response's `delay`, else the global one (file or `--delay`); a delay holds no thread.
 /// Times are measured on the threads doing the exchanges, so parallel tests cannot inflate them; upper
 /// bounds only ever prove that a delay was *not* applied (they sit well below that delay).
-@Suite("§4 delays")
+@Suite("delays")
 struct DelayTests {
     @Test("a response's delay is waited before it is answered; the next response has none")
     func responseDelay() async throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §8 `endpoints`: the listing, sorted by route (byte-wise) then method, in text and as JSON.
-@Suite("§8 endpoints")
+/// doc/command-line.md `endpoints`: the listing, sorted by route (byte-wise) then method, in text and as JSON.
+@Suite("endpoints")
 struct EndpointsCommandTests {
     static func tree() throws -> TemporaryTree {
         try TemporaryTree(exchanges: [

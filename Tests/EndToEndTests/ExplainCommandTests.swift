@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// §15 `explain`: what would answer a request, in text and JSON, with the exit codes of the command.
-@Suite("§15 explain")
+/// doc/command-line.md `explain`: what would answer a request, in text and JSON, with the exit codes of the command.
+@Suite("explain")
 struct ExplainCommandTests {
-    /// §10's example, a catch-all beside it, a POST whose variant reads the JSON body.
+    /// doc/variants.md's example, a catch-all beside it, a POST whose variant reads the JSON body.
     static let exchanges: [String: TreeEntry] = [
         "products/{id}/GET/configuration.json": """
             {"variants": [

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// §13 faults, seen through raw sockets: a reset, a connection closed without a byte, a body cut short.
-@Suite("§13 faults")
+/// doc/faults-and-sessions.md faults, seen through raw sockets: a reset, a connection closed without a byte, a body cut short.
+@Suite("faults")
 struct FaultTests {
     static let body = String(repeating: "0123456789", count: 100)  // 1000 bytes
 

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §4 global headers: on every response, below the exchange's own headers and the derived type.
-@Suite("§4 global headers")
+/// doc/matching.md global headers: on every response, below the exchange's own headers and the derived type.
+@Suite("global headers")
 struct GlobalHeaderTests {
     static let configuration = """
         {"headers": {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §4 HEAD: from a HEAD exchange when there is one, else exactly as GET without the body.
-@Suite("§4 HEAD")
+/// doc/matching.md HEAD: from a HEAD exchange when there is one, else exactly as GET without the body.
+@Suite("HEAD")
 struct HeadRequestTests {
     @Test("HEAD via a GET exchange: same status, headers and Content-Length, no body")
     func headLikeGet() async throws {

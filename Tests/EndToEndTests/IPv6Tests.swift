@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §7/§8 IPv6: `::1` and `::` (which takes IPv4 too). Skipped where the machine has no `::1`.
-@Suite("§7 IPv6", .enabled(if: OccupiedPort.canListen(on: "::1"), "this machine has no IPv6 loopback"))
+/// doc/server-configuration.md, doc/command-line.md IPv6: `::1` and `::` (which takes IPv4 too). Skipped where the machine has no `::1`.
+@Suite("IPv6", .enabled(if: OccupiedPort.canListen(on: "::1"), "this machine has no IPv6 loopback"))
 struct IPv6Tests {
     @Test("--hostname ::1: the listening line is http://[::1]:PORT and the server answers over IPv6")
     func loopbackIPv6() async throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §8: `init [DIR]` writes a starter tree that serves at once, says what to run next, and never overwrites.
-@Suite("§8 init")
+/// doc/command-line.md: `init [DIR]` writes a starter tree that serves at once, says what to run next, and never overwrites.
+@Suite("init")
 struct InitCommandTests {
     static let starterFiles = [
         "configuration.json",

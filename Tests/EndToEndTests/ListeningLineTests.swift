@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("§8 run: the listening line")
+@Suite("run: the listening line")
 struct ListeningLineTests {
     @Test("--port 0 prints exactly one listening line with the real port, and serves on it")
     func listeningLineWithRealPort() async throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// §7/§8: flags beat the configuration file, which beats the defaults; the last of a repeated flag wins;
+/// doc/server-configuration.md, doc/command-line.md: flags beat the configuration file, which beats the defaults; the last of a repeated flag wins;
 /// relative paths resolve against the configuration file's folder (file) or the current folder (flags).
-@Suite("§7 §8 option precedence and paths")
+@Suite("option precedence and paths")
 struct OptionPrecedenceTests {
     static func body(_ body: String) -> TreeEntry {
         .text(#"{"body": "\#(body)"}"#)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §7, §8 port ranges: the first free port of `"port": "A-B"` or `--port A-B`.
-@Suite("§7 port ranges")
+/// doc/server-configuration.md, doc/command-line.md port ranges: the first free port of `"port": "A-B"` or `--port A-B`.
+@Suite("port ranges")
 struct PortRangeTests {
     static let exchanges: [String: TreeEntry] = ["ping/GET/configuration.json": #"{"body": "pong"}"#]
 

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// §2: what a method folder's `configuration.json` makes the server send.
-@Suite("§2 responses")
+/// doc/tree.md: what a method folder's `configuration.json` makes the server send.
+@Suite("responses")
 struct ResponseTests {
     @Test("status codes are sent as configured")
     func statusCodes() async throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §4 matching: precedence with backtracking, query strings, empty and dot segments, 404 and 405.
-@Suite("§4 routing")
+/// doc/matching.md matching: precedence with backtracking, query strings, empty and dot segments, 404 and 405.
+@Suite("routing")
 struct RoutingTests {
     static func body(_ text: String) -> TreeEntry { .text(#"{"body": "\#(text)"}"#) }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// §2, §7, §9: the JSON Schemas of `schemas/` (for editors) against the example trees and the loader.
+/// doc/tree.md, doc/server-configuration.md, doc/service.md: the JSON Schemas of `schemas/` (for editors) against the example trees and the loader.
 /// A real validator checks them: Python's `jsonschema` (python3-jsonschema, installed by `make test-deps`);
 /// without it these tests fail and say so.
 @Suite("JSON Schemas")
@@ -126,12 +126,12 @@ struct SchemaTests {
         .init("a response_file outside the tree", .exchange, #"{"response_file": "../../outside.json"}"#, .error, beyondTheSchema: true),
         .init("a status written 200.0", .exchange, #"{"status_code": 200.0}"#, .error, beyondTheSchema: true),
         .init("a key given twice", .exchange, #"{"status_code": 201, "status_code": 202}"#, .error, beyondTheSchema: true),
-        // Templates (§11).
+        // Templates (doc/templates.md).
         .init("a templated JSON body and header", .exchange, #"{"template": true, "status_code": 201, "headers": {"Location": "/o/{{request.pathParameters.id}}"}, "body": {"id": "{{request.pathParameters.id}}"}}"#, .clean),
         .init("template false on a file", .exchange, #"{"template": false, "response_file": "data.json"}"#, .clean),
         .init("template as a string", .exchange, #"{"template": "true", "body": "x"}"#, .error),
         .init("a template that does not parse", .exchange, #"{"template": true, "body": "{{#a}}"}"#, .error, beyondTheSchema: true),
-        // Sequences with a mode and variants (§10, §14).
+        // Sequences with a mode and variants (doc/variants.md, doc/faults-and-sessions.md).
         .init("a sequence object", .exchange, #"{"$schema": "x.json", "responses": [{"status_code": 202}, {"$schema": "x.json"}], "sequence": "repeat_last"}"#, .clean),
         .init("a sequence object of one response", .exchange, #"{"responses": {"body": "x"}}"#, .clean),
         .init("variants, the last without when", .exchange, #"{"$schema": "x.json", "variants": [{"when": {"query": {"page": "2"}}, "responses": {"response_file": "data.json"}}, {"responses": [{"status_code": 503}, {}], "sequence": "repeat_last"}]}"#, .clean),
@@ -185,7 +185,7 @@ struct SchemaTests {
         .init("a regex that does not compile", .exchange, #"{"variants": [{"when": {"query": {"a": {"regex": "(unclosed"}}}, "responses": {}}]}"#, .error, beyondTheSchema: true),
         .init("a path name the route does not capture", .exchange, #"{"variants": [{"when": {"path": {"id": "7"}}, "responses": {}}]}"#, .error, beyondTheSchema: true),
         .init("a variant after one without when", .exchange, #"{"variants": [{"responses": {}}, {"when": {"query": {"a": "1"}}, "responses": {}}]}"#, .warning, beyondTheSchema: true),
-        // Streams and slow networks (§19).
+        // Streams and slow networks (doc/streams-and-networks.md).
         .init("an event stream", .exchange, #"{"headers": {"Content-Type": "text/event-stream"}, "stream": [{"delay": 0.2, "event": "token", "id": "1", "data": "Hel", "retry": 3000}, {"data": {"done": true}, "comment": "end"}, {"delay": 1}]}"#, .clean),
         .init("a repeated raw stream with templates", .exchange, #"{"template": true, "stream": [{"body": {"n": "{{call}}"}}, {"delay": {"distribution": "lognormal", "median": 0.1, "sigma": 0.5, "max": 1}, "body": "x\n"}], "stream_repeat": true, "network": "3g"}"#, .clean),
         .init("every network place", .exchange, #"{"variants": [{"responses": [{"bandwidth": "56kbit"}, {"network": "none"}], "network": "edge"}], "bandwidth": 2048}"#, .clean),
@@ -343,19 +343,10 @@ struct SchemaTests {
     /// Runs Tests/Schemas/validate.py with Debian's Python (which python3-jsonschema serves), else the
     /// `python3` on PATH; returns each file's verdict, `valid` or `invalid: MESSAGE`.
     static func validate(_ kind: SchemaKind, _ files: [String]) throws -> [String: String] {
-        let process = Process()
-        let debianPython = "/usr/bin/python3"
-        if FileManager.default.isExecutableFile(atPath: debianPython) {
-            process.executableURL = URL(fileURLWithPath: debianPython)
-            process.arguments = []
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"]
-        }
-        process.arguments! += [
-            packageRoot.appendingPathComponent("Tests/Schemas/validate.py").path,
-            packageRoot.appendingPathComponent("schemas").path, kind.rawValue,
-        ] + files
+        let process = DebianPython.process(
+            running: packageRoot.appendingPathComponent("Tests/Schemas/validate.py").path,
+            [packageRoot.appendingPathComponent("schemas").path, kind.rawValue] + files
+        )
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §14: sequence modes on the wire, exact under 100 parallel requests.
-@Suite("§14 sequence modes")
+/// doc/faults-and-sessions.md: sequence modes on the wire, exact under 100 parallel requests.
+@Suite("sequence modes")
 struct SequenceModeTests {
     static func threeResponses(_ mode: String) -> TreeEntry {
         .text("""

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// §9: readiness notified to systemd. The server sends its state to `NOTIFY_SOCKET` as systemd's
+/// doc/service.md: readiness notified to systemd. The server sends its state to `NOTIFY_SOCKET` as systemd's
 /// `sd_notify` does: a path or an abstract (`@name`) socket, one datagram per state.
-@Suite("§9 service notifications")
+@Suite("service notifications")
 struct ServiceNotificationTests {
     @Test("READY=1 once the port answers, RELOADING=1 then READY=1 on a reload, STOPPING=1 on SIGTERM", arguments: [false, true])
     func notifications(abstract: Bool) async throws {

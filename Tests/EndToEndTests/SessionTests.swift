@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §14 sessions: parallel test runs on one server, each with its own counters, journal part and cache.
-@Suite("§14 sessions")
+/// doc/faults-and-sessions.md sessions: parallel test runs on one server, each with its own counters, journal part and cache.
+@Suite("sessions")
 struct SessionTests {
     static let header = "X-Espressomartini-Session"
     static let exchanges: [String: TreeEntry] = [

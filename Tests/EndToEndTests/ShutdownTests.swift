@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// §8 SIGINT/SIGTERM: stop accepting, let requests in flight (delayed ones too) finish, exit 0.
-@Suite("§8 shutdown")
+/// doc/command-line.md SIGINT/SIGTERM: stop accepting, let requests in flight (delayed ones too) finish, exit 0.
+@Suite("shutdown")
 struct ShutdownTests {
     static let signals: [Int32] = [SIGTERM, SIGINT]
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// §11 on the wire: templated responses rendered by the real binary, their escaping proven with hostile
+/// doc/templates.md on the wire: templated responses rendered by the real binary, their escaping proven with hostile
 /// request values (the JSON answer is parsed to check it), files, headers, `call`, `mockServer`, `cache`.
-@Suite("§11 templates")
+@Suite("templates")
 struct TemplateServingTests {
     static let echo = #"""
         {"template": true, "headers": {"X-Echo-Path": "{{request.pathParameters.name}}"},

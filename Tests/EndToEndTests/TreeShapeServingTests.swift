@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §1 over HTTP: what the folder names make the server answer.
-@Suite("§1 tree shapes over HTTP")
+/// doc/tree.md over HTTP: what the folder names make the server answer.
+@Suite("tree shapes over HTTP")
 struct TreeShapeServingTests {
     static func body(_ text: String) -> TreeEntry { .text(#"{"body": "\#(text)"}"#) }
 

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// §10 against the real server: variants chosen by query, headers, cookies, path, body, JSON, form and
+/// doc/variants.md against the real server: variants chosen by query, headers, cookies, path, body, JSON, form and
 /// GraphQL; each variant's own counter; the 404 that says why; bodies kept only as far as needed.
-@Suite("§10 variants")
+@Suite("variants")
 struct VariantServingTests {
     static let exchanges: [String: TreeEntry] = [
         "products/GET/configuration.json": #"""

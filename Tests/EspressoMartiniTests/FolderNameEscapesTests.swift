@@ -1,7 +1,7 @@
 @testable import EspressoMartini
 import Testing
 
-/// §1: a path-component folder name with percent-escapes matches the decoded segment literally, never as a
+/// doc/tree.md: a path-component folder name with percent-escapes matches the decoded segment literally, never as a
 /// pattern or a method; the tree writer's spelling of any segment reads back as that one segment.
 @Suite struct FolderNameEscapesTests {
     @Test(arguments: [

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// The request model conditions read (§10): every part as received, parsed on first use.
+/// The request model conditions read (doc/variants.md): every part as received, parsed on first use.
 @Suite struct RequestModelTests {
     static func model(
         _ method: String = "GET", _ path: String = "/users/42", query: String = "", headers: [(String, String)] = [], body: String? = nil,

@@ -1,7 +1,7 @@
 @testable import EspressoMartini
 import Testing
 
-/// Content-Type derivation, header precedence and inline body bytes (§2, §4).
+/// Content-Type derivation, header precedence and inline body bytes (doc/tree.md, doc/matching.md).
 @Suite struct ResponseContentTests {
     @Test(arguments: [
         (ResponseBody.file(name: "data.json", path: "/x/data.json", size: 2), "application/json"),

@@ -1,7 +1,7 @@
 @testable import EspressoMartini
 import Testing
 
-/// `RouteTrie.resolve` (§4): each case builds a trie from `METHOD /pattern` routes and expects
+/// `RouteTrie.resolve` (doc/matching.md): each case builds a trie from `METHOD /pattern` routes and expects
 /// `METHOD /pattern` of the answering exchange, `405 METHODS` or `404`.
 @Suite struct RouteMatchingTests {
     struct MatchCase: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 @testable import EspressoMartini
 import Testing
 
-/// The server configuration's `cors` and `tls` keys (§7, §16).
+/// The server configuration's `cors` and `tls` keys (doc/server-configuration.md, doc/browsers-and-https.md).
 @Suite struct ServerConfigurationBrowserTests {
     @Test func corsIsOffAndTLSAbsentByDefault() throws {
         let (configuration, diagnostics, _) = try ServerConfigurationTests.load("{}")

@@ -3,7 +3,7 @@ import EspressoMartiniJansson
 import Logging
 import Testing
 
-/// `ServerConfiguration.load(file:parser:)` (§7): defaults, every key, and every kind of mistake.
+/// `ServerConfiguration.load(file:parser:)` (doc/server-configuration.md): defaults, every key, and every kind of mistake.
 @Suite struct ServerConfigurationTests {
     /// Loads `json` from `$TMP/config/server.json`; paths in the result are written with `$TMP`.
     static func load(_ json: String) throws -> (configuration: ServerConfiguration, diagnostics: [String], root: String) {

@@ -1,7 +1,7 @@
 @testable import EspressoMartini
 import Testing
 
-/// How folders become exchanges (§1): which folders are method folders, what the route is, and the order.
+/// How folders become exchanges (doc/tree.md): which folders are method folders, what the route is, and the order.
 @Suite struct TreeShapeTests {
     struct ShapeCase: Sendable, CustomTestStringConvertible {
         let testDescription: String

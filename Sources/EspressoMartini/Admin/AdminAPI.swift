@@ -1,5 +1,5 @@
-/// The admin API under `/__espressomartini` (§5): health, exchanges with live call counts, reset, reload,
-/// the request journal, counting and finding requests, and explanations (§15). A decision maker of its own:
+/// The admin API under `/__espressomartini` (doc/admin-api.md): health, exchanges with live call counts, reset, reload,
+/// the request journal, counting and finding requests, and explanations (doc/command-line.md). A decision maker of its own:
 /// JSON in and out, never journaled, never delayed.
 public struct AdminAPI: Sendable {
     private struct Endpoint: Sendable {

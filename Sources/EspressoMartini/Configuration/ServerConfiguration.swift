@@ -22,18 +22,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var connectionTimeout = 30
     /// Connections open at once; more are refused until some close.
     public var connectionLimit = 1024
-    /// Answer CORS preflights and add CORS headers to every answer to a request with an `Origin` (§16).
+    /// Answer CORS preflights and add CORS headers to every answer to a request with an `Origin` (doc/browsers-and-https.md).
     public var cors = false
     /// Serve HTTPS with this certificate and key; nil serves plain HTTP.
     public var tls: TLSFiles?
-    /// The request header that names a session (§14).
+    /// The request header that names a session (doc/faults-and-sessions.md).
     public var sessionHeader = "X-Espressomartini-Session"
     /// Sessions kept at most; past that the least recently used one is forgotten.
     public var maxSessions = 1000
     /// The network every exchange's answers go out on, unless the tree gives one closer to them
     /// (doc/streams-and-networks.md); nil for full speed.
     public var network: NetworkCondition?
-    /// Seconds one JavaScript call may run before it is stopped and answered `500` (§12).
+    /// Seconds one JavaScript call may run before it is stopped and answered `500` (doc/scripts.md).
     public var scriptTimeout: Double = 1
     /// MiB one JavaScript call may grow the server's memory by before it is stopped and answered `500`.
     public var scriptMemory = 64

@@ -1,4 +1,4 @@
-/// The certificate and private key that turn the server to HTTPS (§16): paths to PEM files, resolved
+/// The certificate and private key that turn the server to HTTPS (doc/browsers-and-https.md): paths to PEM files, resolved
 /// against the configuration file's folder (or the current folder for command-line flags).
 public struct TLSFiles: Sendable, Equatable {
     /// The server's certificate, optionally followed by its chain (intermediates).

@@ -18,7 +18,7 @@ extension RoutePattern {
         }
     }
 
-    /// Whether this route wins over `other` when both match a path (§4): at the first position where
+    /// Whether this route wins over `other` when both match a path (doc/matching.md): at the first position where
     /// their segments' kinds differ, a literal beats `{name}`/`*`, which beats `**`. False when neither wins.
     public func isMoreSpecific(than other: RoutePattern) -> Bool {
         for (mine, theirs) in zip(segments, other.segments) where mine.precedence != theirs.precedence {

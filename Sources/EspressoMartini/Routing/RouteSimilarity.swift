@@ -1,4 +1,4 @@
-/// How far a request path is from a route, for a `404`'s `closest` routes (§15): an edit distance over
+/// How far a request path is from a route, for a `404`'s `closest` routes (doc/command-line.md): an edit distance over
 /// segments, where a `{name}` or `*` segment costs 0.1 wherever it stands, `**` takes one or more
 /// segments for 0.1, and two different literal segments cost their own edit distance over their
 /// length (`product` against `products`: 1/8). 0 means the route matches.

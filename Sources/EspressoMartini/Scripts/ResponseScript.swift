@@ -1,4 +1,4 @@
-/// A response computed for each request by a JavaScript function `response(request, cache)` (§12): the
+/// A response computed for each request by a JavaScript function `response(request, cache)` (doc/scripts.md): the
 /// source as written, where it came from (for messages and the engine's line numbers), and the folders its
 /// `Body.file` and `Body.template` paths resolve against. The core only records it; an engine (the
 /// scripting module) compiles and runs it. A class: the engine keeps what it compiled per script.

@@ -1,4 +1,4 @@
-/// The CORS headers (§16) an answer gets when the server configuration has `"cors": true`, worked out
+/// The CORS headers (doc/browsers-and-https.md) an answer gets when the server configuration has `"cors": true`, worked out
 /// once per response from the headers it already has: a header the response sets itself (from its
 /// exchange or the global `headers`) is never added a second time, so a tree can still say
 /// `Access-Control-Allow-Origin: *` where it wants to.

@@ -1,4 +1,4 @@
-/// Answering a CORS preflight (§16): an `OPTIONS` request with `Access-Control-Request-Method`, on a route
+/// Answering a CORS preflight (doc/browsers-and-https.md): an `OPTIONS` request with `Access-Control-Request-Method`, on a route
 /// that has no `OPTIONS` exchange. Pure; the `Decider` asks it only when `"cors": true`.
 public enum CORSPreflight {
     /// Whether `request` is a preflight: `OPTIONS` with `Access-Control-Request-Method`.

@@ -23,9 +23,9 @@ public final class TreeService: Sendable {
 
     public let configuration: ServerConfiguration
     public let counters: CallCounters
-    /// The default session's pan-request cache (§12): lives as long as the server, across reloads.
+    /// The default session's pan-request cache (doc/scripts.md): lives as long as the server, across reloads.
     public let cache = PanRequestCache()
-    /// The named sessions (§14), each with its own counters and cache; the default session is `counters`
+    /// The named sessions (doc/faults-and-sessions.md), each with its own counters and cache; the default session is `counters`
     /// and `cache` above.
     public let sessions: Sessions
     private let loader: TreeLoader

@@ -1,4 +1,4 @@
-/// One test run's state (§14): its own call counters and its own pan-request cache, apart from the
+/// One test run's state (doc/faults-and-sessions.md): its own call counters and its own pan-request cache, apart from the
 /// default session's (held by `TreeService`). Counters are made only for the exchanges (and variants) the
 /// session calls, so a session costs little on a large tree. Keyed like `CallCounters`, by method, route and
 /// variant position, so they survive reloads for exchanges that still exist.

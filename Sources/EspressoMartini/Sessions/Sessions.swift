@@ -1,4 +1,4 @@
-/// The named sessions (§14), at most `capacity` of them: past that, the least recently used one is
+/// The named sessions (doc/faults-and-sessions.md), at most `capacity` of them: past that, the least recently used one is
 /// forgotten (its counters and cache with it). A request holding a forgotten session finishes with it.
 /// One short lock per lookup; the default session is not kept here.
 public final class Sessions: Sendable {

@@ -1,4 +1,4 @@
-/// What `"template": true` makes of a response (§11): its body and its header values as Mustache
+/// What `"template": true` makes of a response (doc/templates.md): its body and its header values as Mustache
 /// templates, compiled when the tree loads and rendered for every request. A class: responses are
 /// copied often, and most have none.
 public final class ResponseTemplate: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// What every template of one server sees beside the request: the pan-request cache (§12) and the
+/// What every template of one server sees beside the request: the pan-request cache (doc/scripts.md) and the
 /// base URL the server listens on. One per server, shared by every request.
 public final class TemplateEnvironment: Sendable {
     public let cache: PanRequestCache

@@ -1,5 +1,5 @@
 /// A method and a route, answered by a sequence of responses played in order (after the last: as its
-/// `SequenceMode` says); or by variants, each with its conditions and its own sequence (§10). A class: the loader sorts and
+/// `SequenceMode` says); or by variants, each with its conditions and its own sequence (doc/variants.md). A class: the loader sorts and
 /// files thousands of them, and a reference copies with one retain.
 public final class Exchange: Sendable, Equatable {
     /// What identifies an exchange across reloads: its method and a route matching the same requests.

@@ -1,4 +1,4 @@
-/// A broken network on purpose (§13): instead of its answer, the response's connection fails, after any
+/// A broken network on purpose (doc/faults-and-sessions.md): instead of its answer, the response's connection fails, after any
 /// delay. Counted as a call, logged and journaled with status 0.
 public enum ResponseFault: String, Sendable, CaseIterable {
     /// The connection is reset (TCP RST) without any answer: the client's read fails with "connection reset".

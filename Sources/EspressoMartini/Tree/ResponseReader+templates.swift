@@ -1,5 +1,5 @@
 extension ResponseReader {
-    /// A `"template": true` response's body and header values compiled as templates (§11): the inline
+    /// A `"template": true` response's body and header values compiled as templates (doc/templates.md): the inline
     /// string, each string of an inline JSON value, or the `response_file` (read now, once per tree),
     /// and each header value. Nil, with an error at the tag's line and column, when one does not parse.
     func template(

@@ -1,4 +1,4 @@
-/// What a sequence of responses does once its last response has been served (§14): `repeat_last` (the
+/// What a sequence of responses does once its last response has been served (doc/faults-and-sessions.md): `repeat_last` (the
 /// default) keeps serving the last one, `loop` starts again from the first, `once` answers `410`.
 public enum SequenceMode: String, Sendable, CaseIterable {
     case repeatLast = "repeat_last"

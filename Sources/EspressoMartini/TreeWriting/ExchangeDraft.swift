@@ -1,5 +1,5 @@
 /// An exchange to write into a tree: its method, its path, and its answers, as `configuration.json`
-/// spells them (§2, §3, §10, §14 in doc/tree.md, doc/variants.md).
+/// spells them (doc/tree.md, doc/matching.md, doc/variants.md, doc/faults-and-sessions.md).
 public struct ExchangeDraft: Sendable {
     public enum Answers: Sendable {
         /// One response, or a sequence of them; `sequence` is written only when given (nil reads as `repeat_last`).

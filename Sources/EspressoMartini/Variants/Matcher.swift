@@ -1,5 +1,5 @@
 /// A test on the values a request has under one name (`?page=2`, a header, a JSON member), compiled
-/// once at load from a condition in `configuration.json` (SPEC §10 "Matchers").
+/// once at load from a condition in `configuration.json` (doc/variants.md "Matchers").
 public struct Matcher: Sendable {
     public enum Rule: Sendable {
         /// The whole value equals the text.

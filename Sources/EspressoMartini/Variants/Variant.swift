@@ -1,4 +1,4 @@
-/// One answer of an exchange chosen by what the request says (§10): its conditions, and its own sequence
+/// One answer of an exchange chosen by what the request says (doc/variants.md): its conditions, and its own sequence
 /// of responses with its own call counter.
 public struct Variant: Sendable {
     public let conditions: VariantConditions

@@ -1,4 +1,4 @@
-/// A variant's `when`: conditions that must all hold, in file order (SPEC §10).
+/// A variant's `when`: conditions that must all hold, in file order (doc/variants.md).
 public struct VariantConditions: Sendable {
     /// Conditions read the body up to this many bytes; a longer body fails body, JSON and form conditions.
     public static let bodyLimit = 1_048_576

@@ -1,4 +1,4 @@
-/// Thrown to end the process with a status of SPEC §8 (the values of BSD's sysexits.h).
+/// Thrown to end the process with a status of doc/command-line.md (the values of BSD's sysexits.h).
 public struct ExitStatus: Error, Sendable {
     public let code: Int32
 

@@ -3,7 +3,7 @@ import EspressoMartiniCommandLine
 import EspressoMartiniJansson
 
 /// `explain METHOD TARGET`: which exchange, variant and response would answer the request, and why the other
-/// candidates would not (§15), without serving anything: the tree is read as `run` reads it, every call
+/// candidates would not (doc/command-line.md), without serving anything: the tree is read as `run` reads it, every call
 /// counter at 0. Exit 0 when an exchange would answer, 1 when it would not (`404`, `405`, `400`, the admin API).
 struct Explain: Command {
     static let methodArgument = PositionalArgument(

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// §16 in a real browser: a page served by one espressomartini (one origin) fetches JSON from another
+/// doc/browsers-and-https.md in a real browser: a page served by one espressomartini (one origin) fetches JSON from another
 /// (a different port, so another origin) in headless Chromium, which enforces CORS as any browser does.
-@Suite("§16 a web page on another origin")
+@Suite("a web page on another origin")
 struct BrowserTests {
     static let chromium = ExternalTool.path(of: "chromium")
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// §16 CORS on the wire: `"cors": true` (or `--cors`) answers preflights and adds the CORS headers to
+/// doc/browsers-and-https.md CORS on the wire: `"cors": true` (or `--cors`) answers preflights and adds the CORS headers to
 /// every answer to a request with an `Origin`.
-@Suite("§16 CORS")
+@Suite("CORS")
 struct CORSTests {
     static let exchanges: [String: TreeEntry] = [
         "users/{id}/GET/configuration.json": #"{"body": {"id": 7}, "headers": {"X-Request-Id": "r1"}}"#,

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// §16 HTTPS: `"tls"` (or `--tls-certificate`/`--tls-key`) serves the tree over TLS with a certificate
+/// doc/browsers-and-https.md HTTPS: `"tls"` (or `--tls-certificate`/`--tls-key`) serves the tree over TLS with a certificate
 /// made by `openssl` for the test, checked with `curl --cacert`.
-@Suite("§16 HTTPS")
+@Suite("HTTPS")
 struct TLSTests {
     static let exchanges: [String: TreeEntry] = [
         "hello/GET/configuration.json": #"{"body": {"hello": "tls"}}"#,

@@ -31,23 +31,27 @@ final class Upstream: @unchecked Sendable {
         isHTTPS = tls != nil
         try process.run()
         // Python starts in a fraction of a second; a machine busy with other test runs can take far longer.
-        let deadline = ContinuousClock.now + .seconds(30)
-        var found: Int?
+        let deadline = ContinuousClock.now + .seconds(60)
+        var found = Self.port(announcedIn: output)
         while found == nil, ContinuousClock.now < deadline, process.isRunning {
-            let text = String(decoding: FileManager.default.contents(atPath: output.path) ?? Data(), as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("upstream listening on ") }) {
-                found = Int(line.dropFirst("upstream listening on ".count))
-            } else {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await Task.sleep(for: .milliseconds(20))
+            found = Self.port(announcedIn: output)
         }
-        guard let found else {
+        guard let found = found ?? Self.port(announcedIn: output) else {
             let text = String(decoding: FileManager.default.contents(atPath: output.path) ?? Data(), as: UTF8.self)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw ServerProcessError(description: "the upstream server did not start: \(text)")
         }
         port = found
+    }
+
+    /// The port of the line `upstream listening on PORT` once the whole line is in `output`.
+    private static func port(announcedIn output: URL) -> Int? {
+        let text = String(decoding: FileManager.default.contents(atPath: output.path) ?? Data(), as: UTF8.self)
+        guard let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix("upstream listening on ") })
+        else { return nil }
+        return Int(line.dropFirst("upstream listening on ".count))
     }
 
     deinit {

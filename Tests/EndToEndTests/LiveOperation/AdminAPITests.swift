@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §5: every row of the admin API table, against the real binary.
-@Suite("§5 admin API")
+/// doc/admin-api.md: every row of the admin API table, against the real binary.
+@Suite("admin API")
 struct AdminAPITests {
     static let exchanges: [String: TreeEntry] = [
         "users/{id}/GET/configuration.json": #"[{"body": "first"}, {"body": "second"}, {"body": "third"}]"#,

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// §15 `GET /__espressomartini/explain`: the JSON of `explain --json` against the tree in service, with its
+/// doc/command-line.md `GET /__espressomartini/explain`: the JSON of `explain --json` against the tree in service, with its
 /// live counters and the admin request's own headers.
-@Suite("§15 admin explain")
+@Suite("admin explain")
 struct ExplainAdminTests {
     static let exchanges: [String: TreeEntry] = [
         "users/{id}/GET/configuration.json": """

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// §6: changes under the requests folder are served within a second; broken edits never take the mock down.
-@Suite("§6 hot reload")
+/// doc/reloading.md: changes under the requests folder are served within a second; broken edits never take the mock down.
+@Suite("hot reload")
 struct HotReloadTests {
     /// Polls `path` until its body is `expected` (bounded); returns the seconds it took, nil if never.
     /// Polls on a thread of its own, so the measure is not skewed by a busy task pool.

@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 import Testing
 
-/// §6 under load: clients keep hammering while the tree is reloaded over and over; no answer may fail
+/// doc/reloading.md under load: clients keep hammering while the tree is reloaded over and over; no answer may fail
 /// or be wrong, and every answer comes from a complete tree.
-@Suite("§6 reload under load")
+@Suite("reload under load")
 struct ReloadUnderLoadTests {
     static let routes = 50
     static let clients = 8

@@ -19,16 +19,7 @@ enum OpenAPIFixtures {
 
     /// Runs the checker against the server at `url`: its verdict lines, and whether all held.
     static func check(_ spec: String, servedAt url: String) throws -> (passed: Bool, output: String) {
-        let process = Process()
-        let debianPython = "/usr/bin/python3"
-        if FileManager.default.isExecutableFile(atPath: debianPython) {
-            process.executableURL = URL(fileURLWithPath: debianPython)
-            process.arguments = []
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"]
-        }
-        process.arguments! += [folder.appendingPathComponent("check_served.py").path, spec, url]
+        let process = DebianPython.process(running: folder.appendingPathComponent("check_served.py").path, [spec, url])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §12's failures are answers: a `500` with the message, the route and the line; the server goes on.
-@Suite("§12 script failures", .serialized)
+/// doc/scripts.md's failures are answers: a `500` with the message, the route and the line; the server goes on.
+@Suite("script failures", .serialized)
 struct ScriptFailureTests {
     static let exchanges: [String: TreeEntry] = [
         "fail/{kind}/GET/configuration.json": #"{"javascript_file": "fail.js"}"#,

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// §12 at load: a script that does not compile, or defines no `response`, stops the start (exit 78) with
+/// doc/scripts.md at load: a script that does not compile, or defines no `response`, stops the start (exit 78) with
 /// its file, line and column; only `delay` may stand beside a script; script_timeout is read.
-@Suite("§12 script loading")
+@Suite("script loading")
 struct ScriptLoadingTests {
     @Test("load errors name the script's place", arguments: [
         (["a/GET/configuration.json": #"{"javascript_file": "a.js"}"#, "a/GET/a.js": "function response(request) {\n  return {;\n}\n"],

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// §12 against the real server: the request wrapper, the Response and Body API, the cache, the log.
-@Suite("§12 scripts")
+/// doc/scripts.md against the real server: the request wrapper, the Response and Body API, the cache, the log.
+@Suite("scripts")
 struct ScriptServingTests {
     static let exchanges: [String: TreeEntry] = [
         "echo/{id}/POST/configuration.json": #"{"javascript_file": "echo.js"}"#,
@@ -119,7 +119,7 @@ struct ScriptServingTests {
         #expect(notJSONObject["body"] as? String == "{nope")
     }
 
-    @Test("Response and Body: status, body, content type as §2 says, the script's headers first, the global ones last", arguments: [
+    @Test("Response and Body: status, body, content type as doc/tree.md says, the script's headers first, the global ones last", arguments: [
         ("ok", 200, "application/json", #"{"a":1}"#),
         ("text", 200, "text/plain; charset=utf-8", "plain"),
         ("string", 201, "text/plain; charset=utf-8", "as text"),

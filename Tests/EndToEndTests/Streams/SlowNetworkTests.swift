@@ -2,10 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
-/// §19 slow links and uneven latency, on the wire: `bandwidth` and `network` on a response, an exchange
+/// doc/streams-and-networks.md slow links and uneven latency, on the wire: `bandwidth` and `network` on a response, an exchange
 /// and the server; delay distributions (doc/streams-and-networks.md). Durations are bounded below by what
 /// the rate allows and above generously, for a busy machine.
-@Suite("§19 slow links")
+@Suite("slow links")
 struct SlowNetworkTests {
     static let blob = TestBytes.pseudoRandom(count: 64 * 1024, seed: 19)
     static let large = TestBytes.pseudoRandom(count: 3 * 1024 * 1024 + 17, seed: 23)

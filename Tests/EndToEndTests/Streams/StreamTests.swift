@@ -2,10 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
-/// §19 streams, on the wire: Server-Sent Events and raw chunks from the real binary, each after its delay
+/// doc/streams-and-networks.md streams, on the wire: Server-Sent Events and raw chunks from the real binary, each after its delay
 /// (doc/streams-and-networks.md). Times are bounded below by the delays and above generously, for a busy
 /// machine.
-@Suite("§19 streams")
+@Suite("streams")
 struct StreamTests {
     static let exchanges: [String: TreeEntry] = [
         "events/GET/configuration.json": #"""

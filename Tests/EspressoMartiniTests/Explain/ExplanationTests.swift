@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// `Explanation` (§15): what would answer, why the other routes and variants do not, in text and JSON;
+/// `Explanation` (doc/command-line.md): what would answer, why the other routes and variants do not, in text and JSON;
 /// and that it always agrees with `Decider.decide`.
 @Suite struct ExplanationTests {
     static func explain(_ request: Request, in fixture: DeciderFixture) -> Explanation {
@@ -265,7 +265,7 @@ import Testing
     }
 }
 
-/// The admin API's `explain` (§15) as decisions.
+/// The admin API's `explain` (doc/command-line.md) as decisions.
 @Suite struct ExplainAdminDecisionTests {
     @Test func answersTheExplanationOfTheRequestItNames() throws {
         let fixture = try DeciderFixture(files: ExplanationFixture.files)

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// `javascript` and `javascript_file` as the loader reads them (§12), with a checker that stands in for the
+/// `javascript` and `javascript_file` as the loader reads them (doc/scripts.md), with a checker that stands in for the
 /// engine: the core records the script and its place, and reports the checker's problems where they are.
 @Suite struct ScriptReadingTests {
     /// Fails every script whose source contains "bad" at the line and column it names.

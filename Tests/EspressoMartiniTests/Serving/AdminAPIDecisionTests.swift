@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// The admin API (§5) as decisions: answered before routing, never an exchange's call.
+/// The admin API (doc/admin-api.md) as decisions: answered before routing, never an exchange's call.
 @Suite struct AdminAPIDecisionTests {
     static let tree = [
         "users/{id}/GET/configuration.json": #"[{"status_code": 200}, {"status_code": 201}]"#,

@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// CORS (§16) as decisions: preflights answered by the `Decider` with `"cors": true`, and the headers
+/// CORS (doc/browsers-and-https.md) as decisions: preflights answered by the `Decider` with `"cors": true`, and the headers
 /// every answer gets.
 @Suite struct CORSDecisionTests {
     static let tree = [

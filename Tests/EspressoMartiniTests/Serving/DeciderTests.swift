@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// `Decider.decide` (§3, §4, §5) in-process: the answer every request gets, without a socket.
+/// `Decider.decide` (doc/matching.md, doc/admin-api.md) in-process: the answer every request gets, without a socket.
 @Suite struct DeciderTests {
     static let tree = [
         "users/{id}/GET/configuration.json": #"[{"body": "first"}, {"body": "second"}, {"status_code": 503}]"#,

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// Faults (§13) in decisions, the listing and explanations.
+/// Faults (doc/faults-and-sessions.md) in decisions, the listing and explanations.
 @Suite struct FaultDecisionTests {
     static let files = [
         "cut/GET/configuration.json": #"[{"fault": "truncated_body", "body": "abcd", "delay": 0.5}, {"fault": "empty_response"}, {"body": "ok"}]"#,

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// Sequence modes (§14) as `Decider.decide` serves them, as `Explanation` foresees them and as the listing
+/// Sequence modes (doc/faults-and-sessions.md) as `Decider.decide` serves them, as `Explanation` foresees them and as the listing
 /// shows them.
 @Suite struct SequenceModeDecisionTests {
     static let files = [

@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// Sessions (§14): their own counters and cache, kept at most `max_sessions`, least recently used forgotten.
+/// Sessions (doc/faults-and-sessions.md): their own counters and cache, kept at most `max_sessions`, least recently used forgotten.
 @Suite struct SessionTests {
     static let tree = [
         "job/GET/configuration.json": #"[{"status_code": 201}, {"status_code": 202}, {"status_code": 203}]"#,

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// `Decider.decide` on templated responses (§11): what a template sees, escaping by content type, the
+/// `Decider.decide` on templated responses (doc/templates.md): what a template sees, escaping by content type, the
 /// headers of the rendered answer, and that responses without `template` are left to the tree's slots.
 @Suite struct TemplateDecisionTests {
     static let tree = [

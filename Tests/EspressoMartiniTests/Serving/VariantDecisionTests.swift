@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// `Decider.decide` on exchanges with variants (§10): the first variant whose conditions hold answers,
+/// `Decider.decide` on exchanges with variants (doc/variants.md): the first variant whose conditions hold answers,
 /// with its own counter; none: a 404 saying what each variant missed.
 @Suite struct VariantDecisionTests {
     static let tree = [

@@ -2,7 +2,7 @@ import EspressoMartini
 import EspressoMartiniJansson
 import Testing
 
-/// `endpoints` and `explain` mark templated responses (§11): `template` in text, `"template": true` in JSON,
+/// `endpoints` and `explain` mark templated responses (doc/templates.md): `template` in text, `"template": true` in JSON,
 /// and nothing on a response without one.
 @Suite struct TemplateListingTests {
     static let files = [

@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// `"template"` on a response (§11): a template that does not parse, or a `template` that is not a
+/// `"template"` on a response (doc/templates.md): a template that does not parse, or a `template` that is not a
 /// boolean, is a load error pointing at the place in the file: the tag inside an inline string (escapes
 /// counted as they are written), or the line and column in a `response_file`.
 @Suite struct TemplateLoadingErrorTests {

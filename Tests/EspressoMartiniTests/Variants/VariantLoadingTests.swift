@@ -1,7 +1,7 @@
 import EspressoMartini
 import Testing
 
-/// How the loader reads `{"variants": [...]}` and `{"responses": ..., "sequence": ...}` (§2, §10), and every
+/// How the loader reads `{"variants": [...]}` and `{"responses": ..., "sequence": ...}` (doc/tree.md, doc/variants.md), and every
 /// mistake in them, each with its position.
 @Suite struct VariantLoadingTests {
     static let at = LoaderErrorCase.at

@@ -52,6 +52,9 @@ static inline CURLcode em_curl_getinfo_pointer(EMCurlEasyGetinfo getinfo, CURL *
 static inline CURLcode em_curl_setopt_close_socket(EMCurlEasySetopt setopt, CURL *handle, curl_closesocket_callback value) {
     return setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, value);
 }
+static inline CURLcode em_curl_setopt_socket_opened(EMCurlEasySetopt setopt, CURL *handle, curl_sockopt_callback value) {
+    return setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
+}
 static inline CURLMcode em_curl_multi_setopt_long(EMCurlMultiSetopt setopt, CURLM *multi, CURLMoption option, long value) {
     return setopt(multi, option, value);
 }
@@ -77,4 +80,5 @@ static const int em_curl_poll_out = CURL_POLL_OUT;
 static const int em_curl_poll_remove = CURL_POLL_REMOVE;
 static const int em_curl_select_in = CURL_CSELECT_IN;
 static const int em_curl_select_out = CURL_CSELECT_OUT;
+static const int em_curl_sockopt_ok = CURL_SOCKOPT_OK;
 #endif

@@ -380,8 +380,11 @@ final class HTTPClientTransfer: @unchecked Sendable {
 /// and a ready socket moves only the transfers on it, so no call walks every transfer (and polls each
 /// socket) as `curl_multi_perform` does. A socket libcurl no longer watches (a connection kept alive
 /// between two transfers) stays in the set until it is wanted with other events or reports something, so
-/// that a kept-alive connection costs no system call between its transfers; libcurl closes sockets through
-/// `closeSocket`, which forgets them. `wakeup` writes an event only while the thread waits or is about to.
+/// that a kept-alive connection costs no system call between its transfers. Only connections stay: libcurl
+/// tells when it opens one (`socketOpened`) and closes them through `closeSocket`, which forgets them; its
+/// other sockets (the resolver's) it closes without telling, so they leave the set and the table as soon as
+/// it stops watching them, lest a new socket of the same number be taken for one in the set. `wakeup`
+/// writes an event only while the thread waits or is about to.
 final class HTTPClientMulti: @unchecked Sendable {
     private let library: CurlLibrary
     private let handle: UnsafeMutableRawPointer
@@ -397,11 +400,19 @@ final class HTTPClientMulti: @unchecked Sendable {
     // On the multi's thread only.
     /// When libcurl's timer runs out (monotonic nanoseconds); nil when it has none.
     private var timerDue: UInt64?
-    /// The events libcurl wants on each of its sockets (none once it stopped watching one), and those the
-    /// epoll set holds for it.
-    private var sockets: [Int32: (wanted: UInt32, watched: UInt32)] = [:]
+    /// What is known of each of libcurl's sockets.
+    private var sockets: [Int32: SocketWatch] = [:]
     /// Sockets whose wanted events changed since the set was last brought in line.
     private var changedSockets: [Int32] = []
+
+    private struct SocketWatch {
+        /// The events libcurl wants (none once it stopped watching the socket).
+        var wanted: UInt32
+        /// The events the epoll set holds for it (none: it is not in the set).
+        var watched: UInt32
+        /// A connection, which libcurl closes through `closeSocket`: it may stay in the set while unwatched.
+        var isConnection: Bool
+    }
 
     /// Nil when libcurl cannot be loaded, or no multi handle, epoll set or eventfd can be made.
     init?(connectionsKept: Int) {
@@ -439,8 +450,11 @@ final class HTTPClientMulti: @unchecked Sendable {
     func add(_ transfer: HTTPClientTransfer) {
         if !transfer.closesSocketsThroughMulti {
             transfer.closesSocketsThroughMulti = true
+            let me = Unmanaged.passUnretained(self).toOpaque()
             _ = em_curl_setopt_close_socket(library.easySetopt, transfer.handle, Self.closeSocketCallback)
-            _ = em_curl_setopt_pointer(library.easySetopt, transfer.handle, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(self).toOpaque())
+            _ = em_curl_setopt_pointer(library.easySetopt, transfer.handle, CURLOPT_CLOSESOCKETDATA, me)
+            _ = em_curl_setopt_socket_opened(library.easySetopt, transfer.handle, Self.socketOpenedCallback)
+            _ = em_curl_setopt_pointer(library.easySetopt, transfer.handle, CURLOPT_SOCKOPTDATA, me)
         }
         _ = library.multiAddHandle(handle, transfer.handle)
     }
@@ -524,13 +538,16 @@ final class HTTPClientMulti: @unchecked Sendable {
     private func watchChangedSockets() {
         for socket in changedSockets {
             guard let watch = sockets[socket], watch.wanted != watch.watched else { continue }
-            if watch.wanted == 0, watch.watched == EPOLLIN.rawValue { continue }
+            if watch.wanted == 0 {
+                if watch.isConnection, watch.watched == EPOLLIN.rawValue { continue }
+                if watch.watched != 0 { _ = epoll_ctl(poll, EPOLL_CTL_DEL, socket, nil) }
+                if watch.isConnection { sockets[socket]?.watched = 0 } else { sockets[socket] = nil }
+                continue
+            }
             var event = epoll_event()
             event.events = watch.wanted
             event.data.u64 = UInt64(UInt32(bitPattern: socket))
-            if watch.wanted == 0 {
-                _ = epoll_ctl(poll, EPOLL_CTL_DEL, socket, nil)
-            } else if epoll_ctl(poll, watch.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
+            if epoll_ctl(poll, watch.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
                 // Out of step with the set (never expected): try the other way.
                 _ = epoll_ctl(poll, errno == EEXIST ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
             }
@@ -555,7 +572,7 @@ final class HTTPClientMulti: @unchecked Sendable {
             guard watch.wanted != wanted else { return 0 }
             multi.sockets[socket]!.wanted = wanted
         } else {
-            multi.sockets[socket] = (wanted, 0)
+            multi.sockets[socket] = SocketWatch(wanted: wanted, watched: 0, isConnection: false)
         }
         multi.changedSockets.append(socket)
         return 0
@@ -565,6 +582,17 @@ final class HTTPClientMulti: @unchecked Sendable {
     private static let timerCallback: curl_multi_timer_callback = { _, milliseconds, context in
         multi(context).timerDue = milliseconds < 0 ? nil : Monitor<Int>.now() + UInt64(milliseconds) * 1_000_000
         return 0
+    }
+
+    /// libcurl opened a connection's socket, which is in no epoll set yet, whatever a socket of the same
+    /// number closed without telling left in the table; the events libcurl wants stay, as libcurl takes it for
+    /// that socket.
+    private static let socketOpenedCallback: curl_sockopt_callback = { context, socket, _ in
+        let multi = multi(context)
+        let wanted = multi.sockets[socket]?.wanted ?? 0
+        multi.sockets[socket] = SocketWatch(wanted: wanted, watched: 0, isConnection: true)
+        if wanted != 0 { multi.changedSockets.append(socket) }
+        return em_curl_sockopt_ok
     }
 
     /// libcurl closes one of its sockets: closing it takes it out of the epoll set, and its number may come back.

@@ -18,7 +18,8 @@ enum TreeFiles {
     static func makeFolders(_ path: String) throws(TreeWritingError) -> Bool {
         if mkdir(path, 0o755) == 0 { return true }
         let error = errno
-        if error == ENOENT, case let parent = FileSystem.parent(of: path), parent != path, parent != "." {
+        // A folder above is missing, or is a file (reported where it is).
+        if error == ENOENT || error == ENOTDIR, case let parent = FileSystem.parent(of: path), parent != path, parent != "." {
             try makeFolders(parent)
             if mkdir(path, 0o755) == 0 { return true }
             return try existingFolder(path, errno)

@@ -50,7 +50,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aNamedPipeAsResponseFileIsAnErrorAndDoesNotBlockTheLoad() throws {
+    @Test(.timeLimit(.minutes(3))) func aNamedPipeAsResponseFileIsAnErrorAndDoesNotBlockTheLoad() throws {
         let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(
             files: ["exchanges/pipe/GET/configuration.json": #"{"response_file": "fifo"}"#],
             fifos: ["exchanges/pipe/GET/fifo"]

@@ -36,8 +36,8 @@ enum EngineFixture {
         )
     }
 
-    static func runner(timeout: Double = 1, memoryMiB: Int = 64) -> ScriptRunner {
-        ScriptRunner(limits: ScriptLimits(timeout: timeout, memoryMiB: memoryMiB), parser: JanssonParser(), logger: Logger(label: "test"), threads: 1)
+    static func runner(timeout: Double = 1, memoryMiB: Int = 64, logger: Logger = Logger(label: "test")) -> ScriptRunner {
+        ScriptRunner(limits: ScriptLimits(timeout: timeout, memoryMiB: memoryMiB), parser: JanssonParser(), logger: logger, threads: 1)
     }
 
     /// The answer, and whether it was computed on the calling thread.

@@ -2,6 +2,7 @@ import Dispatch
 import EspressoMartini
 import EspressoMartiniScripting
 import Foundation
+import Logging
 import Testing
 
 /// How the engine runs a call (doc/scripts.md, "How scripts run"): on the calling thread when it is quick,
@@ -106,14 +107,16 @@ import Testing
     }
 
     @Test("a call on the calling thread does not wait for the cache behind a script thread's call: it runs again there")
-    func cacheHeldByAScriptThread() {
+    func cacheHeldByAScriptThread() throws {
         let cache = PanRequestCache()
-        let holder = EngineFixture.runner(timeout: 5), runner = EngineFixture.runner()
-        let holding = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = 1; const end = Date.now() + 500; while (Date.now() < end) {} return Response.ok(); }"), cache: cache)
-        let counting = EngineFixture.job(EngineFixture.script("function response(request, cache) { console.log('counting'); cache.n = (cache.n ?? 0) + 1; return Response.ok(String(cache.n)); }"), cache: cache)
+        let holding = DispatchSemaphore(value: 0)
+        let holder = EngineFixture.runner(timeout: 5, logger: Logger(label: "holder") { _ in SignallingLogHandler(semaphore: holding) })
+        let runner = EngineFixture.runner()
+        let holdingJob = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = 1; console.log('holding'); const end = Date.now() + 500; while (Date.now() < end) {} return Response.ok(); }"), cache: cache)
+        let counting = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = (cache.n ?? 0) + 1; return Response.ok(String(cache.n)); }"), cache: cache)
         let held = DispatchSemaphore(value: 0)
-        holder.run(holding) { _ in held.signal() }
-        Thread.sleep(forTimeInterval: 0.1)
+        holder.run(holdingJob) { _ in held.signal() }
+        try #require(holding.wait(timeout: .now() + 20) == .success, "the holder took the cache")
         let started = ContinuousClock.now
         #expect(runner.answerOnThisThread(counting) == nil, "given up at once")
         #expect(ContinuousClock.now - started < .milliseconds(300), "without waiting for the holder")

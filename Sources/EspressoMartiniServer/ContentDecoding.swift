@@ -67,10 +67,10 @@ enum ContentDecoding {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return nil }
         defer { close(input) }
-        var template = Array((path + ".decoded.XXXXXX").utf8CString)
-        let output = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Beside a file of the recorder's own (a unique name), readable by all like any other tree file.
+        let outputPath = path + ".decoded"
+        let output = FileSystem.createTreeFile(outputPath)
         guard output >= 0 else { return nil }
-        let outputPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var decoded = true
         withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { buffer in
             while decoded {

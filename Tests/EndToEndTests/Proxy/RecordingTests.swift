@@ -151,8 +151,16 @@ struct RecordingTests {
             let again = try await replay.client.get(target)
             #expect(again.statusCode == 200 && again.body == expected && again.header("Content-Encoding") == nil, "\(target): \(again.body.count) bytes")
         }
-        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.url.appendingPathComponent("recorded").path)
+        let recorded = folder.url.appendingPathComponent("recorded").path
+        let files = try FileManager.default.subpathsOfDirectory(atPath: recorded)
         #expect(!files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, "hidden files or folders are left: \(files.sorted())")
+        // Every body file, decoded through a file or in memory, is readable by all like the rest of the tree.
+        let bodies = files.filter { $0.split(separator: "/").last!.hasPrefix("response") }
+        #expect(bodies.count == targets.count, "\(files.sorted())")
+        for body in bodies {
+            let mode = try FileManager.default.attributesOfItem(atPath: recorded + "/" + body)[.posixPermissions] as? Int ?? 0
+            #expect(mode == 0o644, "\(body): \(String(mode, radix: 8))")
+        }
     }
 
     @Test("credentials are not written unless --match-header names them; --redact hides a response header's value")

@@ -25,6 +25,25 @@ enum ContentDecoding {
         }
     }
 
+    /// Decodes `bytes`, encoded with `encoding` (`gzip`, or several codings in the order they were applied:
+    /// `gzip, br`); nil when a coding is not one of those or the body does not decode.
+    static func decode(_ bytes: [UInt8], encoding: String) -> [UInt8]? {
+        var current = bytes
+        for coding in encoding.split(separator: ",").map({ $0.trimmingWhitespace }).reversed() {
+            guard let decoder = decoder(for: coding) else { return nil }
+            var decoded: [UInt8] = []
+            let fine = current.withUnsafeBytes { input in
+                decoder.decode(input) { output in
+                    decoded.append(contentsOf: output)
+                    return true
+                }
+            }
+            guard fine, decoder.isComplete else { return nil }
+            current = decoded
+        }
+        return current
+    }
+
     /// Decodes the file at `path`, encoded with `encoding` (`gzip`, or several codings in the order they
     /// were applied: `gzip, br`), into a new file beside it, and removes `path`; returns the new file's path.
     /// Nil, `path` untouched, when a coding is not one of those or the body does not decode.
@@ -48,10 +67,10 @@ enum ContentDecoding {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return nil }
         defer { close(input) }
-        var template = Array((path + ".decoded.XXXXXX").utf8CString)
-        let output = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Beside a file of the recorder's own (a unique name), readable by all like any other tree file.
+        let outputPath = path + ".decoded"
+        let output = FileSystem.createTreeFile(outputPath)
         guard output >= 0 else { return nil }
-        let outputPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var decoded = true
         withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { buffer in
             while decoded {

@@ -1,4 +1,5 @@
 import EspressoMartini
+import Glibc
 
 /// The body of a target's answer on its way to the client: bytes arrive from the HTTP client's thread,
 /// libmicrohttpd takes them on the connection's thread. At most `highWater` bytes wait here: beyond, the
@@ -63,13 +64,14 @@ final class ForwardedAnswer: ArrivingBody, @unchecked Sendable {
         wake()
     }
 
-    /// The whole body, taken out, when it has all arrived, is not held back and has at most `limit` bytes (to be
-    /// sent in one piece); nil otherwise.
-    func takeWholeBody(limit: Int) -> [UInt8]? {
-        state.withLock { state -> [UInt8]? in
-            guard state.ended, !state.broken, !state.holdsBackEnd, state.queue.count <= limit else { return nil }
-            var bytes = [UInt8](repeating: 0, count: state.queue.count)
-            _ = bytes.withUnsafeMutableBytes { state.queue.read(into: $0) }
+    /// The whole body, taken out into memory from `malloc` (for `HTTPResponse(takingMalloced:)`), when it has
+    /// all arrived, is not held back and has at most `limit` bytes (to be sent in one piece); nil otherwise.
+    func takeWholeBody(limit: Int) -> UnsafeMutableRawBufferPointer? {
+        state.withLock { state -> UnsafeMutableRawBufferPointer? in
+            guard state.ended, !state.broken, !state.holdsBackEnd, state.queue.count <= limit,
+                  let memory = malloc(max(1, state.queue.count)) else { return nil }
+            let bytes = UnsafeMutableRawBufferPointer(start: memory, count: state.queue.count)
+            _ = state.queue.read(into: bytes)
             return bytes
         }
     }

@@ -66,7 +66,10 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     // On the HTTP client's thread only.
     private var headReader = UpstreamHead.Reader()
     private var head: UpstreamHead?
+    /// A recorded body, in memory while it is at most `recordedInMemory` bytes, then in a file.
+    private var recordedBody: [UInt8]?
     private var recordingFile: RecordingFile?
+    static let recordedInMemory = 64 << 10
     /// A head read and not yet handed to the client: it goes once libcurl has read what it could, or the
     /// transfer has ended (`deliverHead`). The client then gets the head with the start of the body, or a
     /// small answer whole, in one write, as from the target: a head sent alone, then a small body, would wait
@@ -167,14 +170,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         guard head == nil, let complete = headReader.read(line) else { return }
         head = complete
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
-        var records = recordedRequest.withLock { $0 != nil }
-        if records, !bodiless, let scratch = forwarder.recording?.scratchFolder {
-            recordingFile = RecordingFile(folder: scratch)
-            if recordingFile == nil {
-                recordedRequest.withLock { $0 = nil }
-                records = false
-            }
-        }
+        let records = recordedRequest.withLock { $0 != nil }
+        if records, !bodiless { recordedBody = [] }
         let holdsBack = records && forwarder.recordingReloads
         answer.expect(size: isHead ? 0 : complete.contentLength, holdingBackEnd: holdsBack && !bodiless)
         if holdsBack && bodiless {
@@ -188,8 +185,30 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     func transferBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard answer.offer(bytes) else { return false }
         lastProgress.store(Monitor<Int>.now(), ordering: .relaxed)
-        recordingFile?.write(bytes)
+        if recordedBody != nil {
+            keepRecorded(bytes)
+        } else {
+            recordingFile?.write(bytes)
+        }
         return true
+    }
+
+    /// Keeps a piece of a recorded body in memory while the body is small, else moves it to a file.
+    private func keepRecorded(_ bytes: UnsafeRawBufferPointer) {
+        guard recordedBody!.count + bytes.count > Self.recordedInMemory else {
+            recordedBody!.append(contentsOf: bytes)
+            return
+        }
+        guard let scratch = forwarder.recording?.scratchFolder, let file = RecordingFile(folder: scratch) else {
+            // Nothing is recorded; the answer's end is let go when the transfer ends.
+            recordedRequest.withLock { $0 = nil }
+            recordedBody = nil
+            return
+        }
+        recordedBody!.withUnsafeBytes { file.write($0) }
+        file.write(bytes)
+        recordingFile = file
+        recordedBody = nil
     }
 
     /// Hands a head read to the client, if one waits. On the HTTP client's thread.
@@ -241,6 +260,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             return
         }
         var bodyFile: String?
+        let bodyBytes = recordedBody.flatMap { $0.isEmpty ? nil : $0 }
+        recordedBody = nil
         if let file = recordingFile {
             guard file.close() else {
                 stopRecording()
@@ -252,9 +273,9 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         let exchange = RecordedExchange(
             method: recorded.method, path: recorded.path, rawQuery: recorded.rawQuery, requestHeaders: recorded.headers,
             requestBody: recorded.hasBody ? recorded.body : nil, requestBodySize: recorded.bodySize, statusCode: head.statusCode,
-            responseHeaders: head.headers, responseBodyFile: bodyFile, contentDecoded: false
+            responseHeaders: head.headers, responseBodyFile: bodyFile, responseBodyBytes: bodyBytes, contentDecoded: false
         )
-        let encoding = bodyFile == nil ? nil : head.contentEncoding
+        let encoding = bodyFile == nil && bodyBytes == nil ? nil : head.contentEncoding
         recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding) { [self] in letAnswerEnd() })
     }
 
@@ -262,6 +283,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     private func stopRecording() {
         recordingFile?.discard()
         recordingFile = nil
+        recordedBody = nil
         letAnswerEnd()
     }
 

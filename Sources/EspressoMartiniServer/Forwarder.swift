@@ -17,12 +17,17 @@ final class Forwarder: @unchecked Sendable {
     private let logger: Logger
     private let multi: HTTPClientMulti
     private let timeoutNanoseconds: UInt64
+    private let clientSettings: HTTPClientSettings
+    /// What every forwarded request's URL and headers share, as bytes (`Forwarder+request.swift`).
+    let requestParts: ForwardedRequestParts
 
     private struct Commands {
         var started: [ForwardedExchange] = []
         var unpaused: [ForwardedExchange] = []
         var cancelled: [ForwardedExchange] = []
         var stopping = false
+
+        var hasWork: Bool { !started.isEmpty || !unpaused.isEmpty || !cancelled.isEmpty || stopping }
     }
 
     private let commands = Locked(Commands())
@@ -33,6 +38,10 @@ final class Forwarder: @unchecked Sendable {
     private var running: [ObjectIdentifier: ForwardedExchange] = [:]
     /// Exchanges whose head was read during this turn of the loop, handed over once libcurl has read all it can.
     private var headsRead: [ForwardedExchange] = []
+    /// When transfers are next looked at for the proxy's timeout (monotonic nanoseconds), and how often:
+    /// every second, or four times within a shorter timeout.
+    private var nextOverdueCheck: UInt64 = 0
+    private let overdueCheckInterval: UInt64
 
     /// Loads libcurl and starts the forwarding thread; throws when libcurl cannot be loaded.
     init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(HTTPClientUnavailable) {
@@ -45,6 +54,9 @@ final class Forwarder: @unchecked Sendable {
         self.logger = logger
         self.multi = multi
         timeoutNanoseconds = UInt64(proxy.timeout * 1_000_000_000)
+        overdueCheckInterval = max(1_000_000, min(1_000_000_000, timeoutNanoseconds / 4))
+        clientSettings = HTTPClientSettings(connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities)
+        requestParts = ForwardedRequestParts(proxy: proxy, scheme: scheme)
         thread = SystemThread { [self] in run() }
     }
 
@@ -53,16 +65,14 @@ final class Forwarder: @unchecked Sendable {
     /// waits for bytes); its body, if it has one (`body`), comes through the exchange's `push`. Nil when no
     /// transfer can be made.
     func forward(
-        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, client: ClientAddress?, on connection: any RequestConnection,
-        hangUps: HangUpWatcher?
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection, hangUps: HangUpWatcher?
     ) -> ForwardedExchange? {
-        guard let transfer = spareTransfers.withLock({ $0.popLast() }) ?? HTTPClientTransfer() else { return nil }
-        let headers = request.headers.all
+        guard let transfer = spareTransfers.withLock({ $0.popLast() }) ?? HTTPClientTransfer(settings: clientSettings) else { return nil }
         var recorded: ForwardedExchange.RecordedRequest?
         if recording != nil {
             if let method = request.knownMethod {
                 recorded = ForwardedExchange.RecordedRequest(
-                    method: method, path: request.path, rawQuery: request.rawQuery, headers: headers, hasBody: body != .none
+                    method: method, path: request.path, rawQuery: request.rawQuery, headers: request.headers.all, hasBody: body != .none
                 )
             } else {
                 logger.notice("\(request.method) \(request.path) is forwarded but not recorded: no method folder can be named \(request.method)")
@@ -71,11 +81,8 @@ final class Forwarder: @unchecked Sendable {
         let exchange = ForwardedExchange(
             transfer: transfer, decision: decision, request: request, connection: connection, hangUps: hangUps, forwarder: self, recording: recorded
         )
-        let upstream = UpstreamRequest(
-            url: proxy.target.url(for: Self.originForm(rawTarget)), method: request.method, headerLines: headerLines(headers, client: client),
-            body: body, connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities
-        )
-        transfer.configure(upstream, receiver: exchange)
+        writeRequest(request, rawTarget: rawTarget, hasBody: body != .none, connection: connection, into: transfer.text)
+        transfer.configure(UpstreamRequest(method: request.method, body: body), receiver: exchange)
         let refused = commands.withLock { commands -> Bool in
             guard !commands.stopping else { return true }
             commands.started.append(exchange)
@@ -115,99 +122,61 @@ final class Forwarder: @unchecked Sendable {
         thread = nil
     }
 
-    /// The request-line target as a path and query: an absolute-form target (`http://host/path`) loses its
-    /// scheme and host.
-    static func originForm(_ target: String) -> String {
-        guard !target.hasPrefix("/"), let colon = target.firstIndex(of: ":"), target[colon...].hasPrefix("://") else { return target }
-        let rest = target[target.index(colon, offsetBy: 3)...]
-        return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
-    }
-
-    /// The request's headers as the target gets them: without the hop-by-hop ones, `Host` (the target's
-    /// own), `Content-Length` (libcurl sets it from the body) and `Expect`; `X-Forwarded-For` extended with
-    /// the client, `X-Forwarded-Proto` and `X-Forwarded-Host` set; the proxy's `headers` in place of the
-    /// client's of the same names. `Accept:` and `Expect:` keep libcurl from adding its own.
-    func headerLines(_ headers: [HTTPHeader], client: ClientAddress?) -> [String] {
-        let hopByHop = HopByHopHeaders(in: headers)
-        let configured = proxy.headers.map { $0.name.lowercased() }
-        var lines: [String] = []
-        var forwardedFor: [String] = []
-        var host: String?
-        var sendsAccept = configured.contains("accept")
-        for header in headers {
-            if header.isNamed("host") {
-                host = header.value
-            } else if header.isNamed("x-forwarded-for") {
-                forwardedFor.append(header.value)
-            } else if Self.replaced.contains(where: { header.isNamed($0) }) || hopByHop.contains(header.name)
-                        || configured.contains(where: { header.isNamed($0) }) {
-                continue
-            } else {
-                if header.isNamed("accept") { sendsAccept = true }
-                lines.append(Self.line(header))
-            }
-        }
-        forwardedFor.append(client?.text ?? "unknown")
-        lines.append("X-Forwarded-For: " + forwardedFor.joined(separator: ", "))
-        lines.append("X-Forwarded-Proto: " + scheme)
-        if let host { lines.append("X-Forwarded-Host: " + host) }
-        lines += proxy.headers.map(Self.line)
-        if !sendsAccept { lines.append("Accept:") }
-        lines.append("Expect:")
-        return lines
-    }
-
-    /// Client headers the forwarded request does not carry: libcurl sets the body's length, `Expect` is
-    /// answered here, and the `X-Forwarded-*` headers are set anew.
-    private static let replaced = ["content-length", "expect", "x-forwarded-proto", "x-forwarded-host"]
-
-    /// `Name: value`; `Name;` for an empty value (`Name:` would remove the header).
-    private static func line(_ header: HTTPHeader) -> String {
-        header.value.isEmpty ? header.name + ";" : header.name + ": " + header.value
-    }
-
     // MARK: The forwarding thread
 
     private func run() {
+        // Commands are swapped out into these, so that neither side allocates arrays for each turn.
+        var taken = Commands()
         while true {
-            let batch = commands.withLock { commands -> Commands in
-                defer {
-                    commands.started = []
-                    commands.unpaused = []
-                    commands.cancelled = []
-                }
-                return commands
+            commands.withLock { commands in
+                swap(&commands.started, &taken.started)
+                swap(&commands.unpaused, &taken.unpaused)
+                swap(&commands.cancelled, &taken.cancelled)
+                taken.stopping = commands.stopping
             }
-            for exchange in batch.started {
+            for exchange in taken.started {
                 multi.add(exchange.transfer)
                 running[ObjectIdentifier(exchange.transfer)] = exchange
             }
-            for exchange in batch.unpaused where running[ObjectIdentifier(exchange.transfer)] === exchange {
+            for exchange in taken.unpaused where running[ObjectIdentifier(exchange.transfer)] === exchange {
                 exchange.resumedByClient()
                 exchange.transfer.unpause()
             }
-            for exchange in batch.cancelled where running[ObjectIdentifier(exchange.transfer)] === exchange {
+            for exchange in taken.cancelled where running[ObjectIdentifier(exchange.transfer)] === exchange {
                 end(exchange, TransferFailure(timedOut: false, reason: "the client went away"))
             }
-            if batch.stopping {
+            if taken.stopping {
                 for exchange in running.values {
                     end(exchange, TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true))
                 }
                 return
             }
-            multi.perform()
-            for (transfer, failure) in multi.ended() {
-                if let exchange = running[ObjectIdentifier(transfer)] { end(exchange, failure) }
-            }
-            for exchange in headsRead { exchange.deliverHead() }
-            headsRead.removeAll(keepingCapacity: true)
+            taken.started.removeAll(keepingCapacity: true)
+            taken.unpaused.removeAll(keepingCapacity: true)
+            taken.cancelled.removeAll(keepingCapacity: true)
+            multi.runTimers()
+            settle()
             let now = Monitor<Int>.now()
-            for exchange in running.values where exchange.isOverdue(now: now, timeout: timeoutNanoseconds) {
-                end(exchange, TransferFailure(timedOut: true, reason: "no answer from the target within \(proxy.timeout) s"))
+            if now >= nextOverdueCheck {
+                nextOverdueCheck = now + overdueCheckInterval
+                for exchange in running.values where exchange.isOverdue(now: now, timeout: timeoutNanoseconds) {
+                    end(exchange, TransferFailure(timedOut: true, reason: "no answer from the target within \(proxy.timeout) s"))
+                }
             }
-            // libcurl's own timers shorten the wait; the overdue check needs a look once a second.
-            multi.poll(milliseconds: running.isEmpty ? 3_600_000 : 1000)
+            // libcurl's own timers shorten the wait.
+            multi.wait(milliseconds: running.isEmpty ? 3_600_000 : Int(overdueCheckInterval / 1_000_000)) { commands.withLock { $0.hasWork } }
+            settle()
         }
+    }
+
+    /// Ends the transfers libcurl has finished, then hands the heads read meanwhile to their clients: a
+    /// small answer read whole goes with its head.
+    private func settle() {
+        for (transfer, failure) in multi.ended() {
+            if let exchange = running[ObjectIdentifier(transfer)] { end(exchange, failure) }
+        }
+        for exchange in headsRead { exchange.deliverHead() }
+        headsRead.removeAll(keepingCapacity: true)
     }
 
     private func end(_ exchange: ForwardedExchange, _ failure: TransferFailure?) {

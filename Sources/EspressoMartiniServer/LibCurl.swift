@@ -1,6 +1,8 @@
 internal import CCurl
+internal import CEpoll
 import EspressoMartini
 import Glibc
+import Synchronization
 
 // libcurl behind Swift types: the only file that sees its C API. The library (its GnuTLS build, as Debian
 // ships it) is loaded with dlopen the first time a server with a `proxy` starts, so a server without one
@@ -19,16 +21,12 @@ private struct CurlLibrary: @unchecked Sendable {
     let easyGetinfo: EMCurlEasyGetinfo
     let easyPause: EMCurlEasyPause
     let easyStrerror: EMCurlEasyStrerror
-    let slistAppend: EMCurlSlistAppend
-    let slistFreeAll: EMCurlSlistFreeAll
     let multiInit: EMCurlMultiInit
     let multiCleanup: EMCurlMultiCleanup
     let multiSetopt: EMCurlMultiSetopt
     let multiAddHandle: EMCurlMultiAddHandle
     let multiRemoveHandle: EMCurlMultiRemoveHandle
-    let multiPerform: EMCurlMultiPerform
-    let multiPoll: EMCurlMultiPoll
-    let multiWakeup: EMCurlMultiWakeup
+    let multiSocketAction: EMCurlMultiSocketAction
     let multiInfoRead: EMCurlMultiInfoRead
 
     /// Loaded, and initialised once, by whichever thread asks first; why not, when it cannot be.
@@ -43,13 +41,12 @@ private struct CurlLibrary: @unchecked Sendable {
             easyInit: dynamic.function("curl_easy_init", as: EMCurlEasyInit.self), easyCleanup: dynamic.function("curl_easy_cleanup", as: EMCurlEasyCleanup.self),
             easySetopt: dynamic.function("curl_easy_setopt", as: EMCurlEasySetopt.self),
             easyGetinfo: dynamic.function("curl_easy_getinfo", as: EMCurlEasyGetinfo.self), easyPause: dynamic.function("curl_easy_pause", as: EMCurlEasyPause.self),
-            easyStrerror: dynamic.function("curl_easy_strerror", as: EMCurlEasyStrerror.self), slistAppend: dynamic.function("curl_slist_append", as: EMCurlSlistAppend.self),
-            slistFreeAll: dynamic.function("curl_slist_free_all", as: EMCurlSlistFreeAll.self), multiInit: dynamic.function("curl_multi_init", as: EMCurlMultiInit.self),
+            easyStrerror: dynamic.function("curl_easy_strerror", as: EMCurlEasyStrerror.self), multiInit: dynamic.function("curl_multi_init", as: EMCurlMultiInit.self),
             multiCleanup: dynamic.function("curl_multi_cleanup", as: EMCurlMultiCleanup.self), multiSetopt: dynamic.function("curl_multi_setopt", as: EMCurlMultiSetopt.self),
             multiAddHandle: dynamic.function("curl_multi_add_handle", as: EMCurlMultiAddHandle.self),
             multiRemoveHandle: dynamic.function("curl_multi_remove_handle", as: EMCurlMultiRemoveHandle.self),
-            multiPerform: dynamic.function("curl_multi_perform", as: EMCurlMultiPerform.self), multiPoll: dynamic.function("curl_multi_poll", as: EMCurlMultiPoll.self),
-            multiWakeup: dynamic.function("curl_multi_wakeup", as: EMCurlMultiWakeup.self), multiInfoRead: dynamic.function("curl_multi_info_read", as: EMCurlMultiInfoRead.self)
+            multiSocketAction: dynamic.function("curl_multi_socket_action", as: EMCurlMultiSocketAction.self),
+            multiInfoRead: dynamic.function("curl_multi_info_read", as: EMCurlMultiInfoRead.self)
         )
         guard let library, let globalInit else {
             return .failure(HTTPClientUnavailable(description: "the libcurl library \(soname) lacks \(dynamic.missing.joined(separator: ", ")); install libcurl 7.68 or newer (\(debianPackage))"))
@@ -62,30 +59,25 @@ private struct CurlLibrary: @unchecked Sendable {
 
     private init?(
         easyInit: EMCurlEasyInit?, easyCleanup: EMCurlEasyCleanup?, easySetopt: EMCurlEasySetopt?,
-        easyGetinfo: EMCurlEasyGetinfo?, easyPause: EMCurlEasyPause?, easyStrerror: EMCurlEasyStrerror?, slistAppend: EMCurlSlistAppend?,
-        slistFreeAll: EMCurlSlistFreeAll?, multiInit: EMCurlMultiInit?, multiCleanup: EMCurlMultiCleanup?, multiSetopt: EMCurlMultiSetopt?,
-        multiAddHandle: EMCurlMultiAddHandle?, multiRemoveHandle: EMCurlMultiRemoveHandle?, multiPerform: EMCurlMultiPerform?,
-        multiPoll: EMCurlMultiPoll?, multiWakeup: EMCurlMultiWakeup?, multiInfoRead: EMCurlMultiInfoRead?
+        easyGetinfo: EMCurlEasyGetinfo?, easyPause: EMCurlEasyPause?, easyStrerror: EMCurlEasyStrerror?, multiInit: EMCurlMultiInit?, multiCleanup: EMCurlMultiCleanup?, multiSetopt: EMCurlMultiSetopt?,
+        multiAddHandle: EMCurlMultiAddHandle?, multiRemoveHandle: EMCurlMultiRemoveHandle?, multiSocketAction: EMCurlMultiSocketAction?,
+        multiInfoRead: EMCurlMultiInfoRead?
     ) {
-        guard let easyInit, let easyCleanup, let easySetopt, let easyGetinfo, let easyPause, let easyStrerror, let slistAppend,
-              let slistFreeAll, let multiInit, let multiCleanup, let multiSetopt, let multiAddHandle, let multiRemoveHandle, let multiPerform,
-              let multiPoll, let multiWakeup, let multiInfoRead else { return nil }
+        guard let easyInit, let easyCleanup, let easySetopt, let easyGetinfo, let easyPause, let easyStrerror,
+              let multiInit, let multiCleanup, let multiSetopt, let multiAddHandle, let multiRemoveHandle, let multiSocketAction,
+              let multiInfoRead else { return nil }
         self.easyInit = easyInit
         self.easyCleanup = easyCleanup
         self.easySetopt = easySetopt
         self.easyGetinfo = easyGetinfo
         self.easyPause = easyPause
         self.easyStrerror = easyStrerror
-        self.slistAppend = slistAppend
-        self.slistFreeAll = slistFreeAll
         self.multiInit = multiInit
         self.multiCleanup = multiCleanup
         self.multiSetopt = multiSetopt
         self.multiAddHandle = multiAddHandle
         self.multiRemoveHandle = multiRemoveHandle
-        self.multiPerform = multiPerform
-        self.multiPoll = multiPoll
-        self.multiWakeup = multiWakeup
+        self.multiSocketAction = multiSocketAction
         self.multiInfoRead = multiInfoRead
     }
 }
@@ -101,8 +93,17 @@ func loadHTTPClient() -> HTTPClientUnavailable? {
     return nil
 }
 
-/// One request to the target, as libcurl is told it.
-struct UpstreamRequest: Sendable {
+/// How a server's transfers reach its target, the same for all of them: set once per transfer.
+struct HTTPClientSettings: Sendable {
+    /// Seconds to connect (TLS handshake included).
+    var connectTimeout: Double
+    var verifiesTLS: Bool
+    /// A PEM file of the certificate authorities to trust instead of the system's.
+    var certificateAuthorities: String?
+}
+
+/// One request to the target, as libcurl is told it; its URL and header lines are in the transfer's `text`.
+struct UpstreamRequest: Sendable, Equatable {
     /// The body the request carries: none, one of this many bytes (`Content-Length`), or one of unknown
     /// length (sent chunked).
     enum Body: Sendable, Equatable {
@@ -111,16 +112,8 @@ struct UpstreamRequest: Sendable {
         case chunked
     }
 
-    var url: String
     var method: String
-    /// `Name: value` lines, sent as they are; `Name:` removes a header libcurl would add by itself.
-    var headerLines: [String]
     var body: Body
-    /// Seconds to connect (TLS handshake included).
-    var connectTimeout: Double
-    var verifiesTLS: Bool
-    /// A PEM file of the certificate authorities to trust instead of the system's.
-    var certificateAuthorities: String?
 }
 
 /// What a transfer's callbacks report, on the thread that drives it (`HTTPClientMulti`'s).
@@ -162,26 +155,41 @@ struct TransferFailure: Error, Sendable {
 final class HTTPClientTransfer: @unchecked Sendable {
     private let library: CurlLibrary
     fileprivate let handle: UnsafeMutableRawPointer
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Its sockets are closed through the multi it was added to, which is always the same one.
+    fileprivate var closesSocketsThroughMulti = false
+    /// The next request's URL and header lines, written by the caller before `configure`; read by libcurl
+    /// while the transfer runs.
+    let text = UpstreamRequestText()
+    /// libcurl's header list, made of nodes pointing into `text`: no copy, nothing allocated per request.
+    private var headerNodes: UnsafeMutablePointer<curl_slist>
+    private var headerNodeCapacity = 32
+    /// The method and body of the last request, whose options the next one may keep.
+    private var lastRequest = UpstreamRequest(method: "GET", body: .none)
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// Retained by the transfer while it runs: its callbacks reach it unretained.
     private(set) var receiver: HTTPClientTransferReceiver?
 
     /// Nil when libcurl cannot be loaded or makes no handle.
-    init?() {
+    init?(settings: HTTPClientSettings) {
         guard case .success(let library) = CurlLibrary.shared, let handle = library.easyInit() else { return nil }
         self.library = library
         self.handle = handle
+        headerNodes = .allocate(capacity: headerNodeCapacity)
         let setopt = library.easySetopt
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_NOSIGNAL, 1)
         // The target is reached directly: proxies named in the environment (http_proxy) are not used.
         _ = em_curl_setopt_string(setopt, handle, CURLOPT_PROXY, "")
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_TCP_NODELAY, 1)
         // The path as the client sent it, and the body as the target sent it (no content decoding).
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_PATH_AS_IS, 1)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_UPLOAD_BUFFERSIZE, 64 * 1024)
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(settings.connectTimeout * 1000)))
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, settings.verifiesTLS ? 1 : 0)
+        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, settings.verifiesTLS ? 2 : 0)
+        if let authorities = settings.certificateAuthorities { _ = em_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities) }
         _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer)
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_PRIVATE, me)
@@ -195,41 +203,43 @@ final class HTTPClientTransfer: @unchecked Sendable {
 
     deinit {
         library.easyCleanup(handle)
-        if let headerList { library.slistFreeAll(headerList) }
+        headerNodes.deallocate()
         errorBuffer.deallocate()
     }
 
-    /// Sets the transfer up for `request`, reporting to `receiver`: every option an earlier request may have
-    /// set is set again.
+    /// Sets the transfer up for `request`, whose URL and header lines are in `text`, reporting to `receiver`.
     func configure(_ request: UpstreamRequest, receiver: HTTPClientTransferReceiver) {
-        if let headerList { library.slistFreeAll(headerList) }
-        headerList = nil
         self.receiver = receiver
         errorBuffer[0] = 0
         let setopt = library.easySetopt
-        _ = em_curl_setopt_string(setopt, handle, CURLOPT_URL, request.url)
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(request.connectTimeout * 1000)))
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, request.verifiesTLS ? 1 : 0)
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, request.verifiesTLS ? 2 : 0)
-        // The same for every transfer of a server: never reset to the default.
-        if let authorities = request.certificateAuthorities { _ = em_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities) }
-        // Back to a plain GET, then the request's own method and body.
-        _ = em_curl_setopt_long(setopt, handle, CURLOPT_HTTPGET, 1)
-        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_CUSTOMREQUEST, nil)
-        _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, -1)
-        switch (request.method, request.body) {
-        case ("GET", .none): break
-        case ("HEAD", _): _ = em_curl_setopt_long(setopt, handle, CURLOPT_NOBODY, 1)
-        default: _ = em_curl_setopt_string(setopt, handle, CURLOPT_CUSTOMREQUEST, request.method)
+        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_URL, text.bytes)  // copied by libcurl
+        if request != lastRequest {
+            // Back to a plain GET, then the request's own method and body.
+            _ = em_curl_setopt_long(setopt, handle, CURLOPT_HTTPGET, 1)
+            _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_CUSTOMREQUEST, nil)
+            _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, -1)
+            switch (request.method, request.body) {
+            case ("GET", .none): break
+            case ("HEAD", _): _ = em_curl_setopt_long(setopt, handle, CURLOPT_NOBODY, 1)
+            default: _ = em_curl_setopt_string(setopt, handle, CURLOPT_CUSTOMREQUEST, request.method)
+            }
+            if request.body != .none {
+                _ = em_curl_setopt_long(setopt, handle, CURLOPT_UPLOAD, 1)
+                if case .length(let length) = request.body { _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(length)) }
+            }
+            lastRequest = request
         }
-        if request.body != .none {
-            _ = em_curl_setopt_long(setopt, handle, CURLOPT_UPLOAD, 1)
-            if case .length(let length) = request.body { _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(length)) }
+        let lines = text.lineStarts
+        if lines.count > headerNodeCapacity {
+            headerNodes.deallocate()
+            headerNodeCapacity = lines.count
+            headerNodes = .allocate(capacity: headerNodeCapacity)
         }
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in request.headerLines { list = library.slistAppend(list, line) ?? list }
-        headerList = list
-        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+        for (index, start) in lines.enumerated() {
+            let next = index + 1 < lines.count ? headerNodes + index + 1 : nil
+            (headerNodes + index).initialize(to: curl_slist(data: UnsafeMutableRawPointer(text.bytes + start).assumingMemoryBound(to: CChar.self), next: next))
+        }
+        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_HTTPHEADER, lines.isEmpty ? nil : UnsafeMutableRawPointer(headerNodes))
     }
 
     /// Lets go of the receiver once the transfer has ended.
@@ -277,23 +287,87 @@ final class HTTPClientTransfer: @unchecked Sendable {
 
 /// Many transfers driven at once by one thread (a libcurl multi handle): it keeps the connections to the
 /// target open between transfers. Every method but `wakeup` on that thread only.
+///
+/// It uses libcurl's socket interface: an epoll set of its own holds the sockets libcurl asks to watch,
+/// and a ready socket moves only the transfers on it, so no call walks every transfer (and polls each
+/// socket) as `curl_multi_perform` does. A socket libcurl no longer watches (a connection kept alive
+/// between two transfers) stays in the set until it is wanted with other events or reports something, so
+/// that a kept-alive connection costs no system call between its transfers. Only connections stay: libcurl
+/// tells when it opens one (`socketOpened`) and closes them through `closeSocket`, which forgets them; its
+/// other sockets (the resolver's) it closes without telling, so they leave the set and the table as soon as
+/// it stops watching them, lest a new socket of the same number be taken for one in the set. `wakeup`
+/// writes an event only while the thread waits or is about to.
 final class HTTPClientMulti: @unchecked Sendable {
     private let library: CurlLibrary
     private let handle: UnsafeMutableRawPointer
+    private let poll: Int32
+    /// Ends a wait: an eventfd in the set, edge-triggered, so it is never read.
+    private let wakeupEvent: Int32
+    /// The thread waits, or is about to: the next `wakeup` writes the event.
+    private let waiting = Atomic<Bool>(false)
+    private static let wakeupToken = UInt64.max
+    private static let eventCapacity = 64
+    private let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: HTTPClientMulti.eventCapacity)
 
-    /// Nil when libcurl cannot be loaded or makes no multi handle.
+    // On the multi's thread only.
+    /// When libcurl's timer runs out (monotonic nanoseconds); nil when it has none.
+    private var timerDue: UInt64?
+    /// What is known of each of libcurl's sockets.
+    private var sockets: [Int32: SocketWatch] = [:]
+    /// Sockets whose wanted events changed since the set was last brought in line.
+    private var changedSockets: [Int32] = []
+
+    private struct SocketWatch {
+        /// The events libcurl wants (none once it stopped watching the socket).
+        var wanted: UInt32
+        /// The events the epoll set holds for it (none: it is not in the set).
+        var watched: UInt32
+        /// A connection, which libcurl closes through `closeSocket`: it may stay in the set while unwatched.
+        var isConnection: Bool
+    }
+
+    /// Nil when libcurl cannot be loaded, or no multi handle, epoll set or eventfd can be made.
     init?(connectionsKept: Int) {
-        guard case .success(let library) = CurlLibrary.shared, let handle = library.multiInit() else { return nil }
+        guard case .success(let library) = CurlLibrary.shared else { return nil }
+        let poll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        let wakeupEvent = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLET.rawValue
+        event.data.u64 = Self.wakeupToken
+        guard poll >= 0, wakeupEvent >= 0, epoll_ctl(poll, EPOLL_CTL_ADD, wakeupEvent, &event) == 0, let handle = library.multiInit() else {
+            if poll >= 0 { close(poll) }
+            if wakeupEvent >= 0 { close(wakeupEvent) }
+            return nil
+        }
         self.library = library
         self.handle = handle
-        _ = em_curl_multi_setopt_long(library.multiSetopt, handle, CURLMOPT_MAXCONNECTS, connectionsKept)
+        self.poll = poll
+        self.wakeupEvent = wakeupEvent
+        let setopt = library.multiSetopt
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = em_curl_multi_setopt_long(setopt, handle, CURLMOPT_MAXCONNECTS, connectionsKept)
+        _ = em_curl_multi_setopt_socket(setopt, handle, Self.socketCallback)
+        _ = em_curl_multi_setopt_pointer(setopt, handle, CURLMOPT_SOCKETDATA, me)
+        _ = em_curl_multi_setopt_timer(setopt, handle, Self.timerCallback)
+        _ = em_curl_multi_setopt_pointer(setopt, handle, CURLMOPT_TIMERDATA, me)
     }
 
     deinit {
-        _ = library.multiCleanup(handle)
+        _ = library.multiCleanup(handle)  // closes the kept connections, through closeSocket
+        close(poll)
+        close(wakeupEvent)
+        events.deallocate()
     }
 
     func add(_ transfer: HTTPClientTransfer) {
+        if !transfer.closesSocketsThroughMulti {
+            transfer.closesSocketsThroughMulti = true
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            _ = em_curl_setopt_close_socket(library.easySetopt, transfer.handle, Self.closeSocketCallback)
+            _ = em_curl_setopt_pointer(library.easySetopt, transfer.handle, CURLOPT_CLOSESOCKETDATA, me)
+            _ = em_curl_setopt_socket_opened(library.easySetopt, transfer.handle, Self.socketOpenedCallback)
+            _ = em_curl_setopt_pointer(library.easySetopt, transfer.handle, CURLOPT_SOCKOPTDATA, me)
+        }
         _ = library.multiAddHandle(handle, transfer.handle)
     }
 
@@ -302,10 +376,13 @@ final class HTTPClientMulti: @unchecked Sendable {
         _ = library.multiRemoveHandle(handle, transfer.handle)
     }
 
-    /// Moves every transfer on as far as it can without waiting; the callbacks run meanwhile.
-    func perform() {
+    /// Moves on the transfers whose time has come (just added, unpaused, or timed by libcurl); the callbacks
+    /// run meanwhile.
+    func runTimers() {
+        guard let due = timerDue, due <= Monitor<Int>.now() else { return }
+        timerDue = nil  // libcurl sets it again from within the call
         var running: Int32 = 0
-        _ = library.multiPerform(handle, &running)
+        _ = library.multiSocketAction(handle, em_curl_socket_timeout, 0, &running)
     }
 
     /// The transfers that have ended since the last call, each with its failure (nil: the answer is complete).
@@ -324,14 +401,115 @@ final class HTTPClientMulti: @unchecked Sendable {
         return ended
     }
 
-    /// Waits until a transfer can move, `wakeup` is called, or `milliseconds` have passed.
-    func poll(milliseconds: Int) {
-        var ready: Int32 = 0
-        _ = library.multiPoll(handle, nil, 0, Int32(milliseconds), &ready)
+    /// Waits until a socket libcurl watches is ready, libcurl's timer runs out, `wakeup` is called, or
+    /// `milliseconds` have passed, then moves on the transfers of the ready sockets (their callbacks run
+    /// meanwhile). Does not wait when `pending()` (asked once the thread counts as waiting) says there is
+    /// work; `wakeup` after that work was queued ends the wait.
+    func wait(milliseconds: Int, unless pending: () -> Bool) {
+        watchChangedSockets()
+        var timeout = milliseconds
+        if let due = timerDue {
+            let now = Monitor<Int>.now()
+            timeout = due <= now ? 0 : min(timeout, Int((due - now + 999_999) / 1_000_000))
+        }
+        if timeout > 0 {
+            waiting.store(true, ordering: .sequentiallyConsistent)
+            if pending() { timeout = 0 }
+        }
+        let count = epoll_wait(poll, events, Int32(Self.eventCapacity), Int32(clamping: timeout))
+        waiting.store(false, ordering: .sequentiallyConsistent)
+        var running: Int32 = 0
+        for index in 0..<max(0, Int(count)) {
+            let token = events[index].data.u64
+            guard token != Self.wakeupToken else { continue }
+            let socket = Int32(truncatingIfNeeded: token)
+            let ready = events[index].events
+            guard let watch = sockets[socket], watch.wanted != 0 else {
+                // A kept-alive connection libcurl does not watch now (the target closed it): out of the set.
+                _ = epoll_ctl(poll, EPOLL_CTL_DEL, socket, nil)
+                sockets[socket]?.watched = 0
+                continue
+            }
+            let failed = ready & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+            var action: Int32 = 0
+            if ready & EPOLLIN.rawValue != 0 || (failed && watch.wanted & EPOLLIN.rawValue != 0) { action |= em_curl_select_in }
+            if ready & EPOLLOUT.rawValue != 0 || (failed && watch.wanted & EPOLLOUT.rawValue != 0) { action |= em_curl_select_out }
+            _ = library.multiSocketAction(handle, socket, action, &running)
+        }
     }
 
-    /// Ends a `poll` now. Any thread.
+    /// Ends a `wait` now, or makes the next one return at once. Any thread.
     func wakeup() {
-        _ = library.multiWakeup(handle)
+        guard waiting.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        var one: UInt64 = 1
+        _ = write(wakeupEvent, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Brings the epoll set in line with what libcurl wants. A socket it stopped watching stays in the set
+    /// as it is when it was watched for reading only (a kept-alive connection, soon watched for reading again).
+    private func watchChangedSockets() {
+        for socket in changedSockets {
+            guard let watch = sockets[socket], watch.wanted != watch.watched else { continue }
+            if watch.wanted == 0 {
+                if watch.isConnection, watch.watched == EPOLLIN.rawValue { continue }
+                if watch.watched != 0 { _ = epoll_ctl(poll, EPOLL_CTL_DEL, socket, nil) }
+                if watch.isConnection { sockets[socket]?.watched = 0 } else { sockets[socket] = nil }
+                continue
+            }
+            var event = epoll_event()
+            event.events = watch.wanted
+            event.data.u64 = UInt64(UInt32(bitPattern: socket))
+            if epoll_ctl(poll, watch.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
+                // Out of step with the set (never expected): try the other way.
+                _ = epoll_ctl(poll, errno == EEXIST ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
+            }
+            sockets[socket]?.watched = watch.wanted
+        }
+        changedSockets.removeAll(keepingCapacity: true)
+    }
+
+    private static func multi(_ context: UnsafeMutableRawPointer?) -> HTTPClientMulti {
+        Unmanaged<HTTPClientMulti>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// libcurl says which events to watch on `socket`.
+    private static let socketCallback: curl_socket_callback = { _, socket, what, context, _ in
+        let multi = multi(context)
+        var wanted: UInt32 = 0
+        if what != em_curl_poll_remove {
+            if what & em_curl_poll_in != 0 { wanted |= EPOLLIN.rawValue }
+            if what & em_curl_poll_out != 0 { wanted |= EPOLLOUT.rawValue }
+        }
+        if let watch = multi.sockets[socket] {
+            guard watch.wanted != wanted else { return 0 }
+            multi.sockets[socket]!.wanted = wanted
+        } else {
+            multi.sockets[socket] = SocketWatch(wanted: wanted, watched: 0, isConnection: false)
+        }
+        multi.changedSockets.append(socket)
+        return 0
+    }
+
+    /// libcurl's timer: -1 stops it, else it runs out in this many milliseconds.
+    private static let timerCallback: curl_multi_timer_callback = { _, milliseconds, context in
+        multi(context).timerDue = milliseconds < 0 ? nil : Monitor<Int>.now() + UInt64(milliseconds) * 1_000_000
+        return 0
+    }
+
+    /// libcurl opened a connection's socket, which is in no epoll set yet, whatever a socket of the same
+    /// number closed without telling left in the table; the events libcurl wants stay, as libcurl takes it for
+    /// that socket.
+    private static let socketOpenedCallback: curl_sockopt_callback = { context, socket, _ in
+        let multi = multi(context)
+        let wanted = multi.sockets[socket]?.wanted ?? 0
+        multi.sockets[socket] = SocketWatch(wanted: wanted, watched: 0, isConnection: true)
+        if wanted != 0 { multi.changedSockets.append(socket) }
+        return em_curl_sockopt_ok
+    }
+
+    /// libcurl closes one of its sockets: closing it takes it out of the epoll set, and its number may come back.
+    private static let closeSocketCallback: curl_closesocket_callback = { context, socket in
+        multi(context).sockets[socket] = nil
+        return close(socket)
     }
 }

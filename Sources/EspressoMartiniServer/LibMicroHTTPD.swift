@@ -49,6 +49,13 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
         return ClientAddress(address)
     }
 
+    /// Calls `body` with the client's address as text, without making a string; false (`body` not called)
+    /// when libmicrohttpd does not say.
+    func withClientAddressText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard let address = em_connection_client_address(raw) else { return false }
+        return ClientAddress.write(address, body) != nil
+    }
+
     /// The request's `Origin` header as a C string libmicrohttpd keeps for the request; nil without one.
     var origin: UnsafePointer<CChar>? {
         MHD_lookup_connection_value(raw, .HEADER_KIND, "Origin")
@@ -92,6 +99,14 @@ final class HTTPResponse: @unchecked Sendable {
         let made = bytes.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
+        self.init(made, headers: headers)
+    }
+
+    /// A response sending `buffer`, which it takes over: memory from `malloc`, freed by libmicrohttpd once it
+    /// is done with the response (or at once when the response cannot be made).
+    convenience init?(takingMalloced buffer: UnsafeMutableRawBufferPointer, headers: [HTTPHeader]) {
+        let made = MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_FREE)
+        if made == nil { free(buffer.baseAddress) }
         self.init(made, headers: headers)
     }
 

@@ -1,9 +1,11 @@
 import EspressoMartini
 import Glibc
+import Synchronization
 
-/// The body of an answer being recorded, written as it arrives (on the HTTP client's thread) into a hidden
-/// file of the requests folder's scratch folder, which the loader and the watcher ignore; the recorder moves
-/// it into the tree (a rename: the same file system). Writes go to the page cache: no thread waits on the disk.
+/// The body of an answer being recorded, when it is too large to keep in memory: written as it arrives (on
+/// the HTTP client's thread) into a hidden file of the requests folder's scratch folder, which the loader and
+/// the watcher ignore; the recorder moves it into the tree (a rename: the same file system). Writes go to the
+/// page cache: no thread waits on the disk.
 final class RecordingFile {
     let path: String
     private var descriptor: Int32
@@ -11,15 +13,20 @@ final class RecordingFile {
     /// Why the body could not be written whole (a full disk); the exchange is then not recorded.
     private(set) var failure: String?
 
-    /// A new file in `folder`; nil when it cannot be made.
+    /// A new file in `folder` (`body-PID-N`); nil when it cannot be made.
     init?(folder: String) {
-        var template = Array(FileSystem.join(folder, "body.XXXXXX").utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return nil }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        fchmod(descriptor, 0o644)
-        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        while true {
+            let path = FileSystem.join(folder, "body-\(getpid())-\(Self.nextNumber.add(1, ordering: .relaxed).newValue)")
+            descriptor = FileSystem.createTreeFile(path)
+            if descriptor >= 0 {
+                self.path = path
+                return
+            }
+            guard errno == EEXIST else { return nil }
+        }
     }
+
+    private static let nextNumber = Atomic<Int>(0)
 
     deinit {
         if descriptor >= 0 { Glibc.close(descriptor) }

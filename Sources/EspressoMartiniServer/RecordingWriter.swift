@@ -90,9 +90,12 @@ final class RecordingWriter: @unchecked Sendable {
     private func write(_ job: Job) {
         var exchange = job.exchange
         let request = "\(exchange.method.name) \(exchange.path)"
-        if let encoding = job.encoding, let file = exchange.responseBodyFile {
-            if let decoded = ContentDecoding.decodeFile(file, encoding: encoding) {
+        if let encoding = job.encoding {
+            if let file = exchange.responseBodyFile, let decoded = ContentDecoding.decodeFile(file, encoding: encoding) {
                 exchange.responseBodyFile = decoded
+                exchange.contentDecoded = true
+            } else if let bytes = exchange.responseBodyBytes, let decoded = ContentDecoding.decode(bytes, encoding: encoding) {
+                exchange.responseBodyBytes = decoded
                 exchange.contentDecoded = true
             } else {
                 logger.notice("recording \(request): the body's Content-Encoding '\(encoding)' cannot be decoded; it is kept as received, with its header")

@@ -10,6 +10,9 @@ protocol RequestConnection: Sendable {
     func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>?
     /// The client's address; nil when not known.
     var clientAddress: ClientAddress? { get }
+    /// Calls `body` with the client's address as text (what `clientAddress` says, without making it);
+    /// false, without calling it, when the address is not known.
+    func withClientAddressText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool
     /// The request's `Origin` header as a C string valid while the request lasts; nil without one.
     var origin: UnsafePointer<CChar>? { get }
     /// Queues `response` with `status`; false when it is refused (the connection is then closed).
@@ -23,4 +26,12 @@ protocol RequestConnection: Sendable {
     /// The connection's socket, to notice a client that leaves while its answer waits; -1 when there is
     /// none to watch.
     var socket: Int32 { get }
+}
+
+extension RequestConnection {
+    func withClientAddressText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard var text = clientAddress?.text else { return false }
+        text.withUTF8(body)
+        return true
+    }
 }

@@ -15,7 +15,7 @@ extension Sender {
             body = !forwarding.hasBody ? .none : forwarding.announcedBodySize.map { .length($0) } ?? .chunked
         }
         guard let exchange = forwarder.forward(
-            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, client: connection.clientAddress, on: connection,
+            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, on: connection,
             hangUps: hangUps
         ) else {
             return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "no HTTP client transfer can be made"), for: decision, answering: request, state: state, on: connection)
@@ -35,11 +35,14 @@ extension Sender {
         let decision = exchange.decision, request = exchange.request
         switch outcome {
         case .head(let head):
-            let headers = withCORS(HTTPHeader.merging(own: head.clientHeaders, global: state.tree?.globalHeaders ?? []), on: connection)
+            let globalHeaders = state.tree?.globalHeaders ?? []
+            // Without global headers or CORS, the target's headers go from where they were read, as C strings.
+            let inPlace = globalHeaders.isEmpty && !cors
+            let headers = inPlace ? [] : withCORS(HTTPHeader.merging(own: head.clientHeaders, global: globalHeaders), on: connection)
             let response: HTTPResponse?
             if request.method != "HEAD", let whole = exchange.answer.takeWholeBody(limit: 64 * 1024) {
                 // Already all here: sent with its head in one write.
-                response = HTTPResponse(copying: whole, headers: headers)
+                response = HTTPResponse(takingMalloced: whole, headers: headers)
             } else {
                 let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
                 // libmicrohttpd allocates (and zeroes) a block per response: no larger than the body needs.
@@ -49,6 +52,7 @@ extension Sender {
             guard let response else {
                 return finished(decision, status: UInt32(head.statusCode), queued: false, answering: request, state: state)
             }
+            if inPlace { head.forEachClientHeader { response.add(name: $0, value: $1) } }
             let queued = connection.queue(response, status: UInt32(head.statusCode))
             return finished(decision, status: UInt32(head.statusCode), queued: queued, answering: request, state: state)
         case .failed(let failure) where failure.serverStopping:

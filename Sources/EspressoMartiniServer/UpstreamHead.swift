@@ -1,19 +1,52 @@
 import EspressoMartini
 
 /// The status and headers a proxy's target answered with, read line by line as libcurl hands them over;
-/// interim answers (`100 Continue`, `103 Early Hints`) are skipped.
+/// interim answers (`100 Continue`, `103 Early Hints`) are skipped. The lines are kept as they came, in one
+/// buffer, with each header's name and value ended by a zero byte where they lie: the client's answer gets
+/// them as C strings, and strings are made only for what reads headers one by one (a recording).
 struct UpstreamHead: Sendable {
     var statusCode = 0
-    /// As sent, in order.
-    var headers: [HTTPHeader] = []
     /// The body's length when the target gave one (and no `Transfer-Encoding`), read with the headers.
     private(set) var contentLength: UInt64?
+    /// The lines, each followed by a zero byte; a header's name and value ended by a zero byte too.
+    private var bytes: [UInt8] = []
+    /// Where each header's name and value lie in `bytes`, in order.
+    private var fields: [(name: Range<Int>, value: Range<Int>)] = []
+    /// Headers continued on a folded line, whose values are not contiguous in `bytes` (obsolete, rare).
+    private var foldedHeaders: [HTTPHeader]?
+
+    /// As sent, in order.
+    var headers: [HTTPHeader] {
+        if let foldedHeaders { return foldedHeaders }
+        return fields.map { HTTPHeader(name: string(at: $0.name), value: string(at: $0.value)) }
+    }
 
     /// What the client gets: every header but the hop-by-hop ones and `Content-Length`, which libmicrohttpd
     /// sets from the body it sends (the same length: the body passes as it came).
     var clientHeaders: [HTTPHeader] {
         let hopByHop = HopByHopHeaders(in: headers)
         return headers.filter { !hopByHop.contains($0.name) && !$0.isNamed("content-length") }
+    }
+
+    /// Calls `body` with the name and value of each of the `clientHeaders` as C strings, without making
+    /// strings; valid during the call only.
+    func forEachClientHeader(_ body: (_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>) -> Void) {
+        if foldedHeaders != nil {
+            for header in clientHeaders { header.name.withCString { name in header.value.withCString { body(name, $0) } } }
+            return
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var hopByHop = HopByHopHeaders()
+            for field in fields where UnsafeBufferPointer(rebasing: buffer[field.name]).equalsLowercased(Self.connection) {
+                hopByHop.addConnection(UnsafeBufferPointer(rebasing: buffer[field.value]))
+            }
+            for field in fields {
+                let name = UnsafeBufferPointer(rebasing: buffer[field.name])
+                if hopByHop.contains(name) || name.equalsLowercased(Self.contentLengthName) { continue }
+                body(base + field.name.lowerBound, base + field.value.lowerBound)
+            }
+        }
     }
 
     /// The value of `Content-Encoding`, in lower case and trimmed; nil without one (or `identity`).
@@ -23,12 +56,19 @@ struct UpstreamHead: Sendable {
         return encoding.isEmpty ? nil : encoding.joined(separator: ", ")
     }
 
+    private func string(at range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: $0[range], as: UTF8.self) }
+    }
+
+    private static let connection = Array("connection".utf8)
+    private static let contentLengthName = Array("content-length".utf8)
+    private static let transferEncoding = Array("transfer-encoding".utf8)
+
     /// Reads the head from its lines: the status line, headers, an empty line.
     struct Reader {
         private var head = UpstreamHead()
 
-        /// Takes one line (with its CR LF); returns the head once its final empty line is read. Reads bytes,
-        /// making one string per name and value.
+        /// Takes one line (with its CR LF); returns the head once its final empty line is read.
         mutating func read(_ line: UnsafeRawBufferPointer) -> UpstreamHead? {
             let bytes = Self.trimmed(line[...])
             if bytes.isEmpty {
@@ -36,24 +76,37 @@ struct UpstreamHead: Sendable {
                     head = UpstreamHead()  // an interim answer: the final one follows
                     return nil
                 }
-                if !head.headers.contains(where: { $0.isNamed("transfer-encoding") }) {
-                    head.contentLength = head.headers.first { $0.isNamed("content-length") }.flatMap { UInt64($0.value) }
-                }
+                head.finish()
                 return head
             }
             if bytes.starts(with: "HTTP/".utf8) {
                 head = UpstreamHead()
+                head.bytes.reserveCapacity(512)
                 guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return nil }
                 var code = 0
                 for byte in bytes[(space + 1)...].prefix(3) where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                     code = code * 10 + Int(byte - UInt8(ascii: "0"))
                 }
                 head.statusCode = code
-            } else if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t"), let last = head.headers.popLast() {
-                head.headers.append(HTTPHeader(name: last.name, value: last.value + " " + String(decoding: bytes, as: UTF8.self)))  // a folded line
+            } else if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") {
+                // A folded line continues the last header: kept as strings from now on.
+                var headers = head.headers
+                if let last = headers.popLast() {
+                    headers.append(HTTPHeader(name: last.name, value: last.value + " " + String(decoding: bytes, as: UTF8.self)))
+                    head.foldedHeaders = headers
+                }
             } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-                let name = String(decoding: bytes[..<colon], as: UTF8.self)
-                head.headers.append(HTTPHeader(name: name, value: String(decoding: Self.trimmed(bytes[(colon + 1)...]), as: UTF8.self)))
+                let value = Self.trimmed(bytes[(colon + 1)...])
+                let start = head.bytes.count - line.startIndex
+                head.bytes.append(contentsOf: line)
+                head.bytes.append(0)
+                head.bytes[start + colon] = 0
+                let valueRange = value.isEmpty ? (start + colon)..<(start + colon) : (start + value.startIndex)..<(start + value.endIndex)
+                if !value.isEmpty { head.bytes[valueRange.upperBound] = 0 }
+                head.fields.append(((start + bytes.startIndex)..<(start + colon), valueRange))
+                if head.foldedHeaders != nil {
+                    head.foldedHeaders!.append(HTTPHeader(name: String(decoding: bytes[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+                }
             }
             return nil
         }
@@ -66,6 +119,33 @@ struct UpstreamHead: Sendable {
             }
             return bytes[first...last]
         }
+    }
+
+    /// Reads the body's length from the headers, once they are all in.
+    private mutating func finish() {
+        bytes.withUnsafeBufferPointer { buffer in
+            var length: UInt64?
+            for field in fields {
+                let name = UnsafeBufferPointer(rebasing: buffer[field.name])
+                if name.equalsLowercased(Self.transferEncoding) { return }
+                if length == nil, name.equalsLowercased(Self.contentLengthName) { length = Self.number(buffer[field.value]) }
+            }
+            contentLength = length
+        }
+    }
+
+    /// The decimal number these bytes are, nil when they are none (or too large).
+    private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = times.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflow, !overflowAgain else { return nil }
+            value = sum
+        }
+        return value
     }
 }
 

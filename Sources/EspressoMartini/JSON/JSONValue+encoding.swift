@@ -9,10 +9,16 @@ extension JSONValue {
     /// JSON text for people to read and edit: two spaces per level, one member or element per line, members
     /// in their order, a newline at the end. Written trees (`configuration.json`, imported bodies) use it.
     public var indentedText: String {
+        String(decoding: indentedBytes, as: UTF8.self)
+    }
+
+    /// `indentedText`'s UTF-8 bytes, for a file.
+    public var indentedBytes: [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(512)
         write(to: &output, indentation: 0)
         output.append(UInt8(ascii: "\n"))
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Appends the compact JSON text's UTF-8 bytes to `output`.

@@ -49,9 +49,12 @@ public final class ExchangeRecorder: @unchecked Sendable {
     private func write(_ exchange: RecordedExchange) throws(TreeWritingError) -> Outcome {
         let path = RequestPath(exchange.path).segments.map(SegmentDraft.literal)
         let folder = try TreeWriter.methodFolder(method: exchange.method, path: path)
-        let configurationPath = FileSystem.join(FileSystem.join(writer.requestsFolder, folder), TreeLoader.configurationFileName)
+        let folderPath = FileSystem.join(writer.requestsFolder, folder)
+        let configurationPath = FileSystem.join(folderPath, TreeLoader.configurationFileName)
         var variants: [VariantDraft] = []
-        let isNew = FileSystem.kind(of: configurationPath) == nil
+        // A missing method folder is a new exchange (one stat); an existing one may still lack its configuration.
+        let folderIsNew = FileSystem.kind(of: folderPath) == nil
+        let isNew = folderIsNew || FileSystem.kind(of: configurationPath) == nil
         if !isNew {
             guard let bytes = FileSystem.contents(of: configurationPath) else {
                 throw TreeWritingError(path: configurationPath, message: "cannot be read; nothing was recorded into it")
@@ -64,17 +67,17 @@ public final class ExchangeRecorder: @unchecked Sendable {
         }
         let when = exchange.conditions(options, parser: parser)
         var bodyFile = exchange.responseBodyFile
-        if exchange.statusCode == 204 || exchange.statusCode == 304, let file = bodyFile {
-            unlink(file)  // the server sends no body with these
+        var bodyBytes = exchange.responseBodyBytes
+        if exchange.statusCode == 204 || exchange.statusCode == 304 {
+            if let file = bodyFile { unlink(file) }  // the server sends no body with these
             bodyFile = nil
+            bodyBytes = nil
         }
-        let body: ResponseDraft.Body = bodyFile.map {
-            .movedFile(path: $0, fileExtension: ContentType.fileExtension(for: Self.contentType(of: exchange.responseHeaders)))
-        } ?? .none
+        let fileExtension = bodyFile == nil && bodyBytes == nil ? "" : ContentType.fileExtension(for: Self.contentType(of: exchange.responseHeaders))
+        let body: ResponseDraft.Body = bodyFile.map { .movedFile(path: $0, fileExtension: fileExtension) } ?? bodyBytes.map { .bytes($0, fileExtension: fileExtension) } ?? .none
         var response = ResponseDraft(statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
-        let folderPath = FileSystem.join(writer.requestsFolder, folder)
-        if case .movedFile(let path, let fileExtension) = body, let same = Self.existingFile(sameAs: path, fileExtension: fileExtension, in: variants, folder: folderPath) {
-            unlink(path)  // identical bodies of one exchange share one file
+        if body != .none, !variants.isEmpty, let same = Self.existingFile(sameAs: body, fileExtension: fileExtension, in: variants, folder: folderPath) {
+            if let file = bodyFile { unlink(file) }  // identical bodies of one exchange share one file
             response.body = .existingFile(same)
             bodyFile = nil
         }
@@ -85,12 +88,14 @@ public final class ExchangeRecorder: @unchecked Sendable {
             }
             variants[index].responses.append(response)
             variants[index].sequence = .repeatLast
+        } else if variants.isEmpty {
+            variants = [VariantDraft(when: when, responses: [response])]
         } else {
             let request = RequestModel(exchange.request, route: RoutePattern([]), parser: parser)
             let position = variants.firstIndex { holds($0, for: request) } ?? variants.endIndex
             variants.insert(VariantDraft(when: when, responses: [response]), at: position)
         }
-        try writer.write(ExchangeDraft(method: exchange.method, path: path, answers: .variants(variants)), keepingFiles: true)
+        try writer.write(ExchangeDraft(method: exchange.method, path: path, answers: .variants(variants)), keepingFiles: true, folder: folder, isNew: folderIsNew)
         return .added(folder: folder, newExchange: isNew)
     }
 
@@ -163,11 +168,18 @@ public final class ExchangeRecorder: @unchecked Sendable {
         }
     }
 
-    /// The body file of a recorded response of the exchange that holds the same bytes as `path`.
-    private static func existingFile(sameAs path: String, fileExtension: String, in variants: [VariantDraft], folder: String) -> String? {
+    /// The body file of a recorded response of the exchange that holds the same bytes as `body` (a file
+    /// to move, or bytes).
+    private static func existingFile(sameAs body: ResponseDraft.Body, fileExtension: String, in variants: [VariantDraft], folder: String) -> String? {
         var seen: Set<String> = []
         for case .existingFile(let name) in variants.flatMap(\.responses).map(\.body) where seen.insert(name).inserted {
-            if name.hasSuffix("." + fileExtension), FileSystem.sameContents(path, FileSystem.join(folder, name)) { return name }
+            guard name.hasSuffix("." + fileExtension) else { continue }
+            let existing = FileSystem.join(folder, name)
+            switch body {
+            case .movedFile(let path, _): if FileSystem.sameContents(path, existing) { return name }
+            case .bytes(let bytes, _): if FileSystem.contents(of: existing) == bytes { return name }
+            default: break
+            }
         }
         return nil
     }

@@ -15,14 +15,17 @@ public struct RecordedExchange: Sendable {
     /// The answer's headers, as the target sent them.
     public var responseHeaders: [HTTPHeader]
     /// A file holding the answer's body (on the requests folder's file system, moved into the tree when
-    /// written); nil for an answer without one.
+    /// written); nil for an answer without one, or one whose body is in `responseBodyBytes`.
     public var responseBodyFile: String?
+    /// The answer's body, when it was small enough to be kept in memory (written into the tree as a file);
+    /// nil for an answer without one, or one whose body is in `responseBodyFile`.
+    public var responseBodyBytes: [UInt8]?
     /// The body file holds the body decoded from its `Content-Encoding`, which is then not written.
     public var contentDecoded: Bool
 
     public init(
         method: HTTPMethod, path: String, rawQuery: String, requestHeaders: [HTTPHeader], requestBody: [UInt8]?, requestBodySize: Int,
-        statusCode: Int, responseHeaders: [HTTPHeader], responseBodyFile: String?, contentDecoded: Bool
+        statusCode: Int, responseHeaders: [HTTPHeader], responseBodyFile: String?, responseBodyBytes: [UInt8]? = nil, contentDecoded: Bool
     ) {
         self.method = method
         self.path = path
@@ -33,6 +36,7 @@ public struct RecordedExchange: Sendable {
         self.statusCode = statusCode
         self.responseHeaders = responseHeaders
         self.responseBodyFile = responseBodyFile
+        self.responseBodyBytes = responseBodyBytes
         self.contentDecoded = contentDecoded
     }
 

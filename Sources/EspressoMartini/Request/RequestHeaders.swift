@@ -49,16 +49,10 @@ public struct RequestHeaders: Sendable {
         var values: [String] = []
         wanted.withUTF8 { wanted in
             forEach { name, value in
-                if Self.name(name, equalsLowercased: wanted) { values.append(String(decoding: value, as: UTF8.self)) }
+                if name.equalsLowercased(wanted) { values.append(String(decoding: value, as: UTF8.self)) }
             }
         }
         return values
-    }
-
-    private static func name(_ name: UnsafeBufferPointer<UInt8>, equalsLowercased wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count == wanted.count else { return false }
-        for index in 0..<name.count where name[index].lowercasedASCII != wanted[index] { return false }
-        return true
     }
 
     /// Appends the headers packed as `name NUL value NUL …`, the journal's form: no strings made.

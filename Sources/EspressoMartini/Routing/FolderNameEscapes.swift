@@ -46,11 +46,14 @@ public enum FolderNameEscapes {
 
     /// Why `text` cannot be a path segment at all (nil when it can): no request path has it as a segment.
     public static func problem(withSegment text: String) -> String? {
-        if text.isEmpty { return "an empty path segment" }
-        if text == "." || text == ".." { return "the path segment '\(text)'" }
-        if text.utf8.contains(UInt8(ascii: "/")) { return "a path segment holding '/'" }
-        if text.utf8.contains(0) { return "a path segment holding a NUL byte" }
-        return nil
+        var utf8 = text
+        return utf8.withUTF8 { bytes in
+            if bytes.isEmpty { return "an empty path segment" }
+            if bytes.allSatisfy({ $0 == UInt8(ascii: ".") }), bytes.count <= 2 { return "the path segment '\(text)'" }
+            if bytes.contains(UInt8(ascii: "/")) { return "a path segment holding '/'" }
+            if bytes.contains(0) { return "a path segment holding a NUL byte" }
+            return nil
+        }
     }
 
     /// The folder name that matches exactly the segment `text` and nothing else: as it is when it reads as
@@ -58,24 +61,32 @@ public enum FolderNameEscapes {
     /// folder (`GET`, any case), a hidden folder (`.x`) or the admin API's folder (at the root) escaped, and
     /// `%` and control characters always escaped. `text` must pass `problem(withSegment:)`.
     public static func folderName(forSegment text: String, atRoot: Bool) -> String {
-        var name = ""
-        for scalar in text.unicodeScalars {
-            if scalar == "%" || scalar.value < 0x20 || scalar.value == 0x7F {
-                name += escape(UInt8(scalar.value))
-            } else {
-                name.unicodeScalars.append(scalar)
+        let escaped: (UInt8) -> Bool = { $0 == UInt8(ascii: "%") || $0 < 0x20 || $0 == 0x7F }
+        var name = text
+        if text.utf8.contains(where: escaped) {
+            var bytes: [UInt8] = []
+            for byte in text.utf8 {
+                if escaped(byte) { bytes += escape(byte).utf8 } else { bytes.append(byte) }
             }
-        }
-        if name == "*" || name == "**" {
-            return String(repeating: escape(UInt8(ascii: "*")), count: name.utf8.count)
-        }
-        if RouteSegment(folderName: name).parameterName != nil {
-            if name.hasPrefix(":") { return escape(UInt8(ascii: ":")) + name.dropFirst() }
-            return escape(UInt8(ascii: "{")) + name.dropFirst().dropLast() + escape(UInt8(ascii: "}"))
+            name = String(decoding: bytes, as: UTF8.self)
         }
         let first = name.utf8.first!
-        if HTTPMethod(name: name) != nil || first == UInt8(ascii: ".") || (atRoot && name == TreeLoader.reservedFolder) {
+        switch first {
+        case UInt8(ascii: "*"):
+            if name == "*" || name == "**" { return String(repeating: escape(UInt8(ascii: "*")), count: name.utf8.count) }
+        case UInt8(ascii: "{"), UInt8(ascii: ":"):
+            if RouteSegment(folderName: name).parameterName != nil {
+                if first == UInt8(ascii: ":") { return escape(UInt8(ascii: ":")) + name.dropFirst() }
+                return escape(UInt8(ascii: "{")) + name.dropFirst().dropLast() + escape(UInt8(ascii: "}"))
+            }
+        case UInt8(ascii: "."):
             return escape(first) + String(Substring(name.utf8.dropFirst()))
+        default:
+            // A method's name (any case), or the admin API's folder at the root.
+            if (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z") && HTTPMethod(name: name) != nil)
+                || (atRoot && first == UInt8(ascii: "_") && name == TreeLoader.reservedFolder) {
+                return escape(first) + String(Substring(name.utf8.dropFirst()))
+            }
         }
         return name
     }

@@ -83,8 +83,21 @@ public enum ContentType {
 
     /// The media type without its parameters, in lower case: `application/json` for `Application/JSON; charset=utf-8`.
     public static func essence(_ contentType: String) -> String {
-        let type = contentType.prefix { $0 != ";" }
-        return String(type.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
+        var contentType = contentType
+        return contentType.withUTF8 { utf8 in
+            let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            var end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+            var start = utf8.startIndex
+            while start < end, blank(utf8[start]) { start += 1 }
+            while end > start, blank(utf8[end - 1]) { end -= 1 }
+            let type = UnsafeBufferPointer(rebasing: utf8[start..<end])
+            // Media types are ASCII; anything else is lowered as text.
+            if type.contains(where: { $0 >= 0x80 }) { return String(decoding: type, as: UTF8.self).lowercased() }
+            return String(unsafeUninitializedCapacity: type.count) { buffer in
+                for index in 0..<type.count { buffer[index] = type[index].lowercasedASCII }
+                return type.count
+            }
+        }
     }
 
     /// Each media type's extension; where several extensions share a type, the usual one.

@@ -104,7 +104,13 @@ public enum FileSystem {
 
     /// The folder part of a path ("." for a bare file name).
     public static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The name after the last `/` (the whole path when it has none).
+    public static func lastComponent(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 }

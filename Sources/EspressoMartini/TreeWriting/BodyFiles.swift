@@ -14,8 +14,12 @@ struct BodyFiles {
 
     /// `drafts`: every body the exchange has, for the numbers of the files it keeps; `numberingAfterFolder`:
     /// new files are numbered after every `response-N` already in the folder too.
-    init(folder: String, drafts: [ResponseDraft.Body], numberingAfterFolder: Bool = false) {
+    /// Files are written straight into `folder` (one no loader reads yet) instead of through temporary files.
+    private let writingDirectly: Bool
+
+    init(folder: String, drafts: [ResponseDraft.Body], numberingAfterFolder: Bool = false, writingDirectly: Bool = false) {
         self.folder = folder
+        self.writingDirectly = writingDirectly
         var kept = drafts.compactMap { draft -> Int? in
             guard case .existingFile(let name) = draft else { return nil }
             return Self.number(of: name)
@@ -38,7 +42,11 @@ struct BodyFiles {
             let key = BodyKey(bytes: bytes, fileExtension: fileExtension)
             if let written = byContents[key] { return written }
             name = nextName(fileExtension)
-            try TreeFiles.write(bytes, to: FileSystem.join(folder, name))
+            if writingDirectly {
+                try TreeFiles.writeDirectly(bytes, to: FileSystem.join(folder, name))
+            } else {
+                try TreeFiles.write(bytes, to: FileSystem.join(folder, name))
+            }
             byContents[key] = name
         case .movedFile(let path, let fileExtension):
             name = nextName(fileExtension)

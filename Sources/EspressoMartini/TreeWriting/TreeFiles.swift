@@ -3,49 +3,90 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// The file operations of the tree writer, with plain POSIX calls. Every file appears whole or not at all: it
-/// is written under a hidden temporary name in its folder (which the loader ignores) and renamed into place.
+/// is written under a hidden temporary name in its folder (which the loader ignores) and renamed into place,
+/// or written directly into a new hidden folder that is renamed into place whole.
 /// Nothing is synced to disk: the point is that a loader running meanwhile (the watcher of a server) never
 /// reads half a file, not that a power cut keeps it.
 enum TreeFiles {
-    /// Creates `path` and the folders above it that are missing. Tries `path` alone first: the folders above it
-    /// are usually there already (made for the exchanges written before), and one `mkdir` settles it.
-    static func makeFolders(_ path: String) throws(TreeWritingError) {
-        if mkdir(path, 0o755) == 0 || (errno == EEXIST && FileSystem.kind(of: path) == .directory) { return }
-        var built = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            built = FileSystem.join(built, String(component))
-            if mkdir(built, 0o755) == 0 { continue }
-            let error = errno
-            guard error == EEXIST, FileSystem.kind(of: built) == .directory else {
-                let problem = error == EEXIST ? "exists and is not a folder" : "cannot be created: \(describe(error))"
-                throw TreeWritingError(path: built, message: "\(problem); move it away or choose another requests folder")
-            }
+    /// Creates `path` and the folders above it that are missing; returns whether `path` itself was made now
+    /// (false: it was there). Tries `path` alone first, then the folder above it, and so on up: the folders
+    /// above are usually there already (made for the exchanges written before), and one `mkdir` settles it.
+    @discardableResult
+    static func makeFolders(_ path: String) throws(TreeWritingError) -> Bool {
+        if mkdir(path, 0o755) == 0 { return true }
+        let error = errno
+        // A folder above is missing, or is a file (reported where it is).
+        if error == ENOENT || error == ENOTDIR, case let parent = FileSystem.parent(of: path), parent != path, parent != "." {
+            try makeFolders(parent)
+            if mkdir(path, 0o755) == 0 { return true }
+            return try existingFolder(path, errno)
         }
+        return try existingFolder(path, error)
+    }
+
+    /// After `mkdir` of `path` failed with `error`: fine when a folder is there.
+    private static func existingFolder(_ path: String, _ error: Int32) throws(TreeWritingError) -> Bool {
+        guard error == EEXIST, FileSystem.kind(of: path) == .directory else {
+            let problem = error == EEXIST ? "exists and is not a folder" : "cannot be created: \(describe(error))"
+            throw TreeWritingError(path: path, message: "\(problem); move it away or choose another requests folder")
+        }
+        return false
+    }
+
+    /// A new hidden folder beside `path` (`.NAME.espressomartini-PID-N`, which the loader ignores), to fill
+    /// with files written directly (`writeDirectly`) before it is renamed to `path` whole.
+    static func makeHiddenFolder(beside path: String) throws(TreeWritingError) -> String {
+        let prefix = hiddenPrefix(beside: path)
+        while true {
+            let folder = prefix + String(hiddenNumber.add(1, ordering: .relaxed).newValue)
+            if mkdir(folder, 0o755) == 0 { return folder }
+            guard errno == EEXIST else { throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))") }
+        }
+    }
+
+    /// Writes `bytes` into a new file `path` (in a folder of the writer's own that no loader reads yet).
+    static func writeDirectly(_ bytes: [UInt8], to path: String) throws(TreeWritingError) {
+        let descriptor = FileSystem.createTreeFile(path)
+        guard descriptor >= 0 else { throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))") }
+        try writeAll(bytes, to: descriptor, path: path) { unlink(path) }
+    }
+
+    /// Removes a hidden folder made by `makeHiddenFolder` and the files in it (a write that failed).
+    static func removeHiddenFolder(_ folder: String) {
+        for entry in FileSystem.listing(of: folder) ?? [] { unlink(FileSystem.join(folder, entry.name)) }
+        rmdir(folder)
     }
 
     /// Writes `bytes` to `path` through a temporary file renamed over it.
     static func write(_ bytes: [UInt8], to path: String) throws(TreeWritingError) {
         let temporary = try temporaryFile(beside: path)
+        try writeAll(bytes, to: temporary.descriptor, path: path) { unlink(temporary.path) }
+        try move(temporary.path, to: path)
+    }
+
+    /// Writes `bytes` into the open file `descriptor` (for `path`) and closes it; `discard` removes the
+    /// file when that fails.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String, discard: () -> Void) throws(TreeWritingError) {
         var remaining = bytes[...]
         while !remaining.isEmpty {
-            let written = remaining.withUnsafeBytes { Glibc.write(temporary.descriptor, $0.baseAddress, $0.count) }
+            let written = remaining.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
                 let error = errno
-                close(temporary.descriptor)
-                unlink(temporary.path)
+                close(descriptor)
+                discard()
                 throw TreeWritingError(path: path, message: "cannot be written: \(describe(error))")
             }
             remaining = remaining.dropFirst(written)
         }
-        guard close(temporary.descriptor) == 0 else {
+        guard close(descriptor) == 0 else {
             let error = errno
-            unlink(temporary.path)
+            discard()
             throw TreeWritingError(path: path, message: "cannot be written: \(describe(error))")
         }
-        try move(temporary.path, to: path)
     }
 
     /// Renames `source` to `path`; across file systems, copies it beside `path` first.
@@ -67,19 +108,26 @@ enum TreeFiles {
         }
     }
 
-    /// A new file `.NAME.XXXXXX` in the folder of `path`, readable by all like any other tree file.
+    /// A new file `.NAME.espressomartini-PID-N` in the folder of `path` (the loader ignores hidden files).
     private static func temporaryFile(beside path: String) throws(TreeWritingError) -> (path: String, descriptor: Int32) {
-        let folder = FileSystem.parent(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array(FileSystem.join(folder, "." + name + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))")
+        let prefix = hiddenPrefix(beside: path)
+        while true {
+            let temporary = prefix + String(hiddenNumber.add(1, ordering: .relaxed).newValue)
+            let descriptor = FileSystem.createTreeFile(temporary)
+            if descriptor >= 0 { return (temporary, descriptor) }
+            guard errno == EEXIST else { throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))") }
         }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        fchmod(descriptor, 0o644)
-        return (String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), descriptor)
     }
+
+    /// `FOLDER/.NAME.espressomartini-PID-`, for hidden names beside `FOLDER/NAME` that no other writer uses.
+    private static func hiddenPrefix(beside path: String) -> String {
+        .concatenating(FileSystem.parent(of: path), "/.", FileSystem.lastComponent(of: path), hiddenMark)
+    }
+
+    /// `.espressomartini-PID-`: glibc does not cache the process id.
+    private static let hiddenMark = ".espressomartini-\(getpid())-"
+
+    private static let hiddenNumber = Atomic<Int>(0)
 
     static func describe(_ error: Int32) -> String { String(cString: strerror(error)) }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes exchanges into a requests folder as ordinary tree folders a person can read and edit: recording
 /// and `import openapi` both write through it.
 ///
@@ -6,7 +12,8 @@
 /// - Body files are written beside `configuration.json` as `response-N.EXT`, numbered in the order the
 ///   configuration names them; identical bodies of one exchange share one file. `configuration.json` is
 ///   written last, indented, with its keys in a fixed order, so that the same draft always gives the same bytes.
-/// - Every file is written whole or not at all (a temporary file renamed). `response-N.*` files of an earlier
+/// - Every file is written whole or not at all (a temporary file renamed; a new method folder is made whole
+///   under a hidden name and renamed). `response-N.*` files of an earlier
 ///   write of the same method folder that the new configuration no longer names are removed, unless the
 ///   write keeps the folder's files (recording adds to a folder a person may have edited).
 /// - Bodies of `204` and `304` responses are not written (the server sends none), nor `Content-Length` or
@@ -62,17 +69,50 @@ public struct TreeWriter: Sendable {
 
     /// Writes one exchange: its folders, its body files, then its `configuration.json`. With
     /// `keepingFiles`, every file already in the method folder stays, and new body files are numbered after
-    /// the folder's highest `response-N`.
+    /// the folder's highest `response-N`. A method folder that is not there yet is made whole in a hidden
+    /// folder beside it, its files written directly, then renamed into place: it appears complete at once,
+    /// with no temporary file per file.
     @discardableResult
     public func write(_ exchange: ExchangeDraft, keepingFiles: Bool = false) throws(TreeWritingError) -> WrittenExchange {
-        let folder = try Self.methodFolder(method: exchange.method, path: exchange.path)
+        try write(exchange, keepingFiles: keepingFiles, folder: try Self.methodFolder(method: exchange.method, path: exchange.path), isNew: nil)
+    }
+
+    /// `write`, with the method folder already known (`methodFolder`), and whether it is there when the
+    /// caller has just looked (nil: look).
+    @discardableResult
+    func write(_ exchange: ExchangeDraft, keepingFiles: Bool, folder: String, isNew: Bool?) throws(TreeWritingError) -> WrittenExchange {
         let folderPath = FileSystem.join(requestsFolder, folder)
-        try TreeFiles.makeFolders(folderPath)
+        if isNew ?? (FileSystem.kind(of: folderPath) == nil) {
+            return try writeNew(exchange, folder: folder, at: folderPath)
+        }
         var bodies = BodyFiles(folder: folderPath, drafts: exchange.allResponses.map(\.body), numberingAfterFolder: keepingFiles)
         let configuration = try configuration(exchange.answers, bodies: &bodies)
-        try TreeFiles.write(Array(configuration.indentedText.utf8), to: FileSystem.join(folderPath, TreeLoader.configurationFileName))
+        try TreeFiles.write(configuration.indentedBytes, to: FileSystem.join(folderPath, TreeLoader.configurationFileName))
         if !keepingFiles { try bodies.removeUnnamed() }
         return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
+    }
+
+    /// A method folder made whole beside where it goes, then renamed into place. When a folder of that name
+    /// appeared meanwhile (a person writing into the tree), nothing is written.
+    private func writeNew(_ exchange: ExchangeDraft, folder: String, at folderPath: String) throws(TreeWritingError) -> WrittenExchange {
+        try TreeFiles.makeFolders(FileSystem.parent(of: folderPath))
+        let hidden = try TreeFiles.makeHiddenFolder(beside: folderPath)
+        do throws(TreeWritingError) {
+            var bodies = BodyFiles(folder: hidden, drafts: exchange.allResponses.map(\.body), writingDirectly: true)
+            let configuration = try configuration(exchange.answers, bodies: &bodies)
+            try TreeFiles.writeDirectly(configuration.indentedBytes, to: FileSystem.join(hidden, TreeLoader.configurationFileName))
+            guard rename(hidden, folderPath) == 0 else {
+                let error = errno
+                throw TreeWritingError(
+                    path: folderPath,
+                    message: error == EEXIST || error == ENOTEMPTY ? "appeared while it was being written; it is left as it is" : "cannot be written: \(TreeFiles.describe(error))"
+                )
+            }
+            return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
+        } catch {
+            TreeFiles.removeHiddenFolder(hidden)
+            throw error
+        }
     }
 
     /// The configuration of `answers`, its body files written on the way.

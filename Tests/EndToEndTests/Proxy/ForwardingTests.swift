@@ -249,17 +249,19 @@ struct ForwardingTests {
     @Test("stopping: a request in flight is answered; past the grace, one still waiting gets 503, one still streaming is cut; exit 0")
     func stopping() async throws {
         let upstream = try await Upstream()
-        let tree = try TemporaryTree()
+        // A proxy timeout well past the wait for the hits (20 s at most) and the grace (10 s): on a busy
+        // machine the late request must meet the stop, not the timeout.
+        let tree = try TemporaryTree(configuration: #"{"proxy": {"target": "\#(upstream.url)", "timeout": 120}}"#)
         defer { tree.remove() }
-        let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
+        let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         let client = server.client
         async let quick = client.send("GET", "/slow?seconds=3")
         var patient = client
-        patient.timeout = 30
+        patient.timeout = 60
         let waiting = patient
-        async let late = waiting.send("GET", "/slow?seconds=40")
-        async let stalled = ExternalTool.run("curl", ["-sS", "--max-time", "30", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(server.port)/stall"], timeout: 40)
+        async let late = waiting.send("GET", "/slow?seconds=90")
+        async let stalled = ExternalTool.run("curl", ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(server.port)/stall"], timeout: 70)
         // Every request reached the target (a busy machine can take its time starting curl).
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {

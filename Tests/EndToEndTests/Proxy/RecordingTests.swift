@@ -100,7 +100,7 @@ struct RecordingTests {
         ] {
             #expect(files.contains(expected), "\(expected) is not in \(files.sorted())")
         }
-        #expect(!files.contains { $0.hasPrefix(".") }, "the scratch folder is left: \(files.sorted())")
+        #expect(!files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, "hidden files or folders are left: \(files.sorted())")
 
         let replay = try await ServerProcess.start(["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
         defer { replay.stop() }
@@ -123,6 +123,44 @@ struct RecordingTests {
         // no condition on it, so /echo/query answers any query).
         let other = try await replay.client.get("/echo/only?x=4")
         #expect(other.statusCode == 404 && other.text.contains("no variant"), "\(other.text)")
+    }
+
+    /// The upstream's `noise(size)`.
+    static func noise(_ size: Int) -> [UInt8] {
+        var x: UInt32 = 1
+        return (0..<size).map { _ in
+            x = (x &* 1_103_515_245 &+ 12345) & 0x7FFF_FFFF
+            return UInt8(truncatingIfNeeded: x >> 16)
+        }
+    }
+
+    @Test("answers too large to keep in memory are written through a file, decoded when gzip; small ones whole")
+    func largeAnswers() async throws {
+        let upstream = try await Upstream()
+        let folder = try Self.freshFolder()
+        defer { folder.remove() }
+        let recorder = try await Self.recorder(upstream, in: folder.url)
+        // 100 000 and 200 000 bytes arrive (more than the 64 KiB kept in memory), and 1 000.
+        let targets = ["/noise?size=100000", "/big?size=200000", "/noise?size=1000"]
+        for target in targets { _ = try await recorder.client.get(target) }
+        #expect(await Self.waitForRecordings(recorder, count: targets.count), "\(recorder.standardError)")
+        #expect(recorder.stop(signal: SIGINT).exitCode == 0)
+        let replay = try await ServerProcess.start(["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
+        defer { replay.stop() }
+        for (target, expected) in zip(targets, [Self.noise(100_000), (0..<200_000).map { UInt8($0 % 256) }, Self.noise(1000)]) {
+            let again = try await replay.client.get(target)
+            #expect(again.statusCode == 200 && again.body == expected && again.header("Content-Encoding") == nil, "\(target): \(again.body.count) bytes")
+        }
+        let recorded = folder.url.appendingPathComponent("recorded").path
+        let files = try FileManager.default.subpathsOfDirectory(atPath: recorded)
+        #expect(!files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, "hidden files or folders are left: \(files.sorted())")
+        // Every body file, decoded through a file or in memory, is readable by all like the rest of the tree.
+        let bodies = files.filter { $0.split(separator: "/").last!.hasPrefix("response") }
+        #expect(bodies.count == targets.count, "\(files.sorted())")
+        for body in bodies {
+            let mode = try FileManager.default.attributesOfItem(atPath: recorded + "/" + body)[.posixPermissions] as? Int ?? 0
+            #expect(mode == 0o644, "\(body): \(String(mode, radix: 8))")
+        }
     }
 
     @Test("credentials are not written unless --match-header names them; --redact hides a response header's value")

@@ -10,6 +10,7 @@ killed or until its standard input (a pipe from the test process) ends, so it ne
   GET  /counter           {"count": N}, N counting this path's calls
   GET  /slow?seconds=S    waits S seconds, then answers
   GET  /big?size=N        N bytes of a repeating pattern (Content-Length; ?chunked=1 sends them chunked)
+  GET  /noise?size=N      N bytes that do not compress (noise(N) below), sent with Content-Encoding gzip
   GET  /stall             announces 1000 bytes, sends 10, then waits a minute
   GET  /cookie            a Set-Cookie header
   GET  /empty             204
@@ -39,6 +40,16 @@ TEXT = b'{"encoding": "%s", "text": "espresso martini, shaken hard, served cold"
 BROTLI = bytes.fromhex(
     "1b47000044b779bd63b7c7e5f7194a4a605067040e3901ff9e50201a061339e1a07b7b1e9fd7edea4905c7a18029862a1897e9c6ce6e096eda8a46da714170008734f801"
 )
+
+def noise(size):
+    """`size` bytes from a linear congruential generator (x = x * 1103515245 + 12345 mod 2**31 from 1, each
+    byte bits 16-23 of the next x): they hardly compress, and a test computes the same."""
+    x, out = 1, bytearray(size)
+    for i in range(size):
+        x = (x * 1103515245 + 12345) % 2147483648
+        out[i] = (x >> 16) & 0xFF
+    return bytes(out)
+
 
 hits = {}
 connections = [0]
@@ -121,6 +132,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, BROTLI, headers=[("Content-Encoding", "br")])
         if url.path == "/counter":
             return self.send(200, json.dumps({"count": count}).encode())
+        if url.path == "/noise":
+            body = gzip.compress(noise(int(query.get("size", ["0"])[0])), mtime=0)
+            return self.send(200, body, "application/octet-stream", headers=[("Content-Encoding", "gzip")])
         if url.path == "/slow":
             time.sleep(float(query.get("seconds", ["1"])[0]))
             return self.send(200, b'{"slow": true}')

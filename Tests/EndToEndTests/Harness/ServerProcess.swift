@@ -167,7 +167,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Waits (bounded) until standard error holds a line for which `predicate` is true; returns it.
-    func waitForStandardErrorLine(timeout: Double = 5, where predicate: (String) -> Bool) async -> String? {
+    func waitForStandardErrorLine(timeout: Double = 20, where predicate: (String) -> Bool) async -> String? {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while true {
             if let line = standardError.split(separator: "\n").map(String.init).first(where: predicate) { return line }

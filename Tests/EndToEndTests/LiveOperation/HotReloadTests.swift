@@ -7,7 +7,7 @@ import Testing
 struct HotReloadTests {
     /// Polls `path` until its body is `expected` (bounded); returns the seconds it took, nil if never.
     /// Polls on a thread of its own, so the measure is not skewed by a busy task pool.
-    static func secondsUntil(_ server: ServerProcess, _ path: String, serves expected: String, status: Int = 200, timeout: Double = 3) async throws -> Double? {
+    static func secondsUntil(_ server: ServerProcess, _ path: String, serves expected: String, status: Int = 200, timeout: Double = 10) async throws -> Double? {
         let client = server.client
         return try await BlockingCall.run {
             let started = ContinuousClock.now

@@ -147,7 +147,9 @@ fi
 
 echo "== the man page against the real CLI"
 man_flags=$(zcat "$work/root/usr/share/man/man1/espressomartini.1.gz" | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
-help_flags=$(for command in "" run endpoints explain init; do run_isolated "$binary" $command --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u)
+# Every subcommand the top-level help lists, so that a new one is checked without a change here.
+commands=$(run_isolated "$binary" --help | sed -n '/^SUBCOMMANDS:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
+help_flags=$(for command in "" $commands; do run_isolated "$binary" $command --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u)
 missing_in_man=$(comm -13 <(echo "$man_flags") <(echo "$help_flags"))
 unknown_in_man=$(comm -23 <(echo "$man_flags") <(echo "$help_flags"))
 [ -z "$missing_in_man" ] && pass "the man page documents every flag" || fail "flags missing from the man page: $missing_in_man"

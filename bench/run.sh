@@ -3,7 +3,7 @@
 # over 127.0.0.1 only. `make bench` installs what is missing and builds first; run directly, it expects
 # .build/release/espressomartini and wrk, gcc, libmicrohttpd-dev, python3 and curl.
 #
-#   QUICK=1       1 round of 2 slices (about a minute)
+#   QUICK=1       1 round of 2 slices (about four minutes)
 #   ROUNDS=3      rounds; in each, every comparison is measured anew
 #   SLICES=4      wrk loads per server and comparison in a round, alternating between the servers compared
 #                 (A B, B A, A B, B A), so that the machine's drift weighs on each side alike

@@ -8,7 +8,7 @@ import Testing
 final class ServerProcess: @unchecked Sendable {
     /// Bounded waits, in seconds.
     static let listeningTimeout: Double = 10
-    static let exitTimeout: Double = 15
+    static let exitTimeout: Double = 30
 
     let arguments: [String]
     let workingDirectory: URL

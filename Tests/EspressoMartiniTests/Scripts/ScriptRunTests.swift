@@ -110,7 +110,7 @@ import Testing
     func cacheHeldByAScriptThread() throws {
         let cache = PanRequestCache()
         let holding = DispatchSemaphore(value: 0)
-        let holder = EngineFixture.runner(timeout: 5, logger: Logger(label: "holder") { _ in SignallingLogHandler(semaphore: holding) })
+        let holder = EngineFixture.runner(timeout: 5, logger: Logger(label: "holder") { _ in SignallingLogHandler(semaphore: holding, text: "holding") })
         let runner = EngineFixture.runner()
         let holdingJob = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = 1; console.log('holding'); const end = Date.now() + 500; while (Date.now() < end) {} return Response.ok(); }"), cache: cache)
         let counting = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = (cache.n ?? 0) + 1; return Response.ok(String(cache.n)); }"), cache: cache)

@@ -1,10 +1,11 @@
 import Dispatch
 import Logging
 
-/// A log handler that signals a semaphore for every message: a test waits on it to know a script has
-/// reached its `console.log`, instead of sleeping and hoping.
+/// A log handler that signals a semaphore for each message containing `text`: a test waits on it to know a
+/// script has reached its `console.log`, instead of sleeping and hoping.
 struct SignallingLogHandler: LogHandler {
     let semaphore: DispatchSemaphore
+    let text: String
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
@@ -14,6 +15,6 @@ struct SignallingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        semaphore.signal()
+        if event.message.description.contains(text) { semaphore.signal() }
     }
 }

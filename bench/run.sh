@@ -333,7 +333,8 @@ in_order() {  # in_order ROUND A B...: the names in this order on odd rounds, re
   if ((round % 2)); then echo "$@"; else printf '%s\n' "$@" | tac | tr '\n' ' '; fi
 }
 
-nginx_config() {  # nginx_config FOLDER PORT: serves the 1 MiB file on every path, like the ceiling
+nginx_write() {  # nginx_write FOLDER < HTTP_BLOCK: FOLDER/nginx.conf, the settings every nginx here shares
+  # (in the foreground, no access log, kept-alive connections without end) around the lines of its http block
   mkdir -p "$1/temp"
   cat > "$1/nginx.conf" << EOF
 worker_processes $(nproc);
@@ -342,35 +343,30 @@ pid $1/nginx.pid;
 error_log $1/error.log warn;
 events { worker_connections 4096; }
 http {
-  default_type application/octet-stream;
   access_log off;
-  sendfile on; tcp_nopush on; tcp_nodelay on;
   keepalive_requests 1000000000;
   client_body_temp_path $1/temp/body; proxy_temp_path $1/temp/proxy; fastcgi_temp_path $1/temp/fastcgi;
   uwsgi_temp_path $1/temp/uwsgi; scgi_temp_path $1/temp/scgi;
+$(cat)
+}
+EOF
+}
+
+nginx_config() {  # nginx_config FOLDER PORT: serves the 1 MiB file on every path, like the ceiling
+  nginx_write "$1" << EOF
+  default_type application/octet-stream;
+  sendfile on; tcp_nopush on; tcp_nodelay on;
   server {
     listen 127.0.0.1:$2;
     root $WORK;
     location / { try_files /1MiB.bin =404; }
   }
-}
 EOF
 }
 
 nginx_proxy_config() {  # nginx_proxy_config FOLDER PORT UPSTREAM_PORT: proxy_pass to the upstream, with kept-alive
   # upstream connections and the X-Forwarded-* headers espressomartini adds
-  mkdir -p "$1/temp"
-  cat > "$1/nginx.conf" << EOF
-worker_processes $(nproc);
-daemon off;
-pid $1/nginx.pid;
-error_log $1/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000000;
-  client_body_temp_path $1/temp/body; proxy_temp_path $1/temp/proxy; fastcgi_temp_path $1/temp/fastcgi;
-  uwsgi_temp_path $1/temp/uwsgi; scgi_temp_path $1/temp/scgi;
+  nginx_write "$1" << EOF
   upstream ceiling {
     server 127.0.0.1:$3;
     keepalive 64;
@@ -387,26 +383,15 @@ http {
       proxy_set_header X-Forwarded-Host \$http_host;
     }
   }
-}
 EOF
 }
 
 nginx_tls_config() {  # nginx_tls_config FOLDER PORT: serves hello's 101 bytes on every path over HTTPS, with
   # espressomartini's certificate, keep-alive as wrk uses it
-  mkdir -p "$1/temp" "$1/root"
+  mkdir -p "$1/root"
   cp "$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json" "$1/root/hello.json"
-  cat > "$1/nginx.conf" << EOF
-worker_processes $(nproc);
-daemon off;
-pid $1/nginx.pid;
-error_log $1/error.log warn;
-events { worker_connections 4096; }
-http {
+  nginx_write "$1" << EOF
   default_type application/json;
-  access_log off;
-  keepalive_requests 1000000000;
-  client_body_temp_path $1/temp/body; proxy_temp_path $1/temp/proxy; fastcgi_temp_path $1/temp/fastcgi;
-  uwsgi_temp_path $1/temp/uwsgi; scgi_temp_path $1/temp/scgi;
   server {
     listen 127.0.0.1:$2 ssl;
     ssl_certificate $WORK/tls/cert.pem;
@@ -414,7 +399,6 @@ http {
     root $1/root;
     location / { try_files /hello.json =404; }
   }
-}
 EOF
 }
 

@@ -15,6 +15,7 @@
 // for the certificate at every handshake; NULL serves plain HTTP.
 static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd, unsigned int pool_size,
                                                  unsigned int connection_timeout, unsigned int connection_limit,
+                                                 size_t connection_memory,
                                                  MHD_AccessHandlerCallback handler,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
@@ -29,6 +30,7 @@ static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_
                             MHD_OPTION_THREAD_POOL_SIZE, pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
                             MHD_OPTION_ARRAY, tls,

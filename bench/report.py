@@ -142,6 +142,12 @@ def recording_ratio():
                   if recording_rate(n) and n in loads[("em-proxy", "distinct")] and loads[("em-proxy", "distinct")][n]["rps"])
 
 
+def recording_to_floor():
+    """the recording rate over the file system's pace measured in the same round"""
+    floor = values[("files-floor", "exchanges_per_s")]
+    return median(recording_rate(n) / floor[n] for n in loads[("em-record", "recorded")] if recording_rate(n) and floor.get(n))
+
+
 def recording_cell():
     rates = [recording_rate(n) for n in loads[("em-record", "recorded")]]
     unwritten = sum(d["requests"] - d["written"] for ds in (drains[("em-record", n)] for n in rounds) for d in ds)
@@ -233,6 +239,9 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
                  "its writes are done) vs forwarding such requests: exchanges/s vs req/s", "—",
                  "%s vs %s" % (recording_cell(), cell("em-proxy", "distinct", "rps")),
                  against_target(recording_ratio(), 0.50)))
+    rows.append(("… the file system's pace for that: the same new folders and files per exchange, written from a C loop "
+                 "(bench/files_floor.c) vs `record`: exchanges/s", spread("files-floor", "exchanges_per_s", count),
+                 recording_cell(), times(recording_to_floor())))
 rows += [
     ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
      spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),

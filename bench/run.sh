@@ -520,6 +520,8 @@ say "building the ceiling (bench/ceiling.c) into $WORK/bin"
 gcc -O2 -Wall -o "$WORK/bin/ceiling" "$HERE/ceiling.c" -lmicrohttpd > "$WORK/logs/ceiling-build.log" 2>&1 \
   || die "gcc could not build bench/ceiling.c: $(tail -5 "$WORK/logs/ceiling-build.log")"
 CEILING=$WORK/bin/ceiling
+gcc -O2 -Wall -o "$WORK/bin/files_floor" "$HERE/files_floor.c" > "$WORK/logs/files-floor-build.log" 2>&1 \
+  || die "gcc could not build bench/files_floor.c: $(tail -5 "$WORK/logs/files-floor-build.log")"
 gcc -O2 -Wall -o "$WORK/bin/slow_clients" "$HERE/slow_clients.c" -lm > "$WORK/logs/slow-clients-build.log" 2>&1 \
   || die "gcc could not build bench/slow_clients.c: $(tail -5 "$WORK/logs/slow-clients-build.log")"
 SLOW_CLIENTS=$WORK/bin/slow_clients
@@ -749,6 +751,8 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   # its writes are done.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-proxy:distinct em-record:recorded)
   alive em-record && record_value "$round" em-record rss_after_kib "$(rss_kib "${PID[em-record]}")"
+  # What the file system allows: the folders and files of as many new exchanges, from a C loop.
+  record_value "$round" files-floor exchanges_per_s "$("$WORK/bin/files_floor" "$RECORDED/floor-$round" 20000)"
   stop_round_servers   # the streams below measure time to the millisecond: nothing else running
   measure_streams "$round"
 

@@ -1,0 +1,63 @@
+/* The file system's pace for recording: what `record` writes for each new exchange, from a C loop with
+ * nothing else to do, so that the recording row can be read against what the disk allows.
+ *
+ *   files_floor DIR N    writes N exchanges under DIR (made if missing) and prints "EXCHANGES_PER_SECOND"
+ *
+ * Per exchange, as espressomartini's recorder writes one: the body into a scratch file, the route's folder,
+ * the method folder under a hidden name with its configuration.json written in it, the body renamed into
+ * it, then the method folder renamed into place. Built by bench/run.sh with: gcc -O2 -o files_floor files_floor.c
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int write_file(const char *path, const char *bytes) {
+  int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  size_t size = strlen(bytes);
+  int ok = write(fd, bytes, size) == (ssize_t)size;
+  return close(fd) == 0 && ok ? 0 : -1;
+}
+
+// Whether the path fits in its 4096 bytes.
+#define format(buffer, ...) (snprintf(buffer, sizeof buffer, __VA_ARGS__) < (int)sizeof buffer)
+
+int main(int argc, char **argv) {
+  if (argc != 3 || atoi(argv[2]) <= 0) {
+    fprintf(stderr, "usage: files_floor DIR N\n");
+    return 64;
+  }
+  const char *root = argv[1];
+  int count = atoi(argv[2]);
+  static const char body[] = "{\"id\":1,\"name\":\"espresso\",\"message\":\"hello from the ceiling\",\"ok\":true,\"items\":[1,2,3]}";
+  static const char configuration[] =
+      "{\n  \"responses\": [\n    {\n      \"status\": 200,\n      \"headers\": {\n        \"Content-Type\": "
+      "\"application/json\"\n      },\n      \"response_file\": \"response-1.json\"\n    }\n  ]\n}\n";
+  char scratch[4096], route[4096], hidden[4096], path[4096], from[4096];
+  if (!format(scratch, "%s/.scratch", root)) goto failed;
+  if ((mkdir(root, 0755) != 0 && access(root, W_OK) != 0) || (mkdir(scratch, 0755) != 0 && access(scratch, W_OK) != 0)) {
+    perror(root);
+    return 73;
+  }
+  struct timespec start, end;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (int i = 0; i < count; i++) {
+    if (!format(from, "%s/body-%d", scratch, i) || !format(route, "%s/new-%d", root, i) ||
+        !format(hidden, "%s/.GET-%d", route, i))
+      goto failed;
+    if (write_file(from, body) != 0 || mkdir(route, 0755) != 0 || mkdir(hidden, 0755) != 0) goto failed;
+    if (!format(path, "%s/configuration.json", hidden) || write_file(path, configuration) != 0) goto failed;
+    if (!format(path, "%s/response-1.json", hidden) || rename(from, path) != 0) goto failed;
+    if (!format(path, "%s/GET", route) || rename(hidden, path) != 0) goto failed;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  printf("%.0f\n", count / ((end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9));
+  return 0;
+failed:
+  perror("files_floor");
+  return 74;
+}

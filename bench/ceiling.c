@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cpus > 0 ? cpus : 1),
       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)4096,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
-      // The connection memory espressomartini gives libmicrohttpd (HTTPDaemon.connectionMemory), which
+      // The connection memory espressomartini gives libmicrohttpd (ConnectionMemory.bytes), which
       // zeroes it after every request: the ceiling pays what espressomartini pays.
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
       MHD_OPTION_END);

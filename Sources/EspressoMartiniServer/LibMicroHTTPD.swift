@@ -236,12 +236,6 @@ final class HTTPDaemon: @unchecked Sendable {
     }
     private let box: HandlerBox
 
-    /// The memory libmicrohttpd gives each connection: the request line and headers must fit in it, beside
-    /// the answer's status line and headers. libmicrohttpd zeroes all of it after every request, so its size
-    /// is paid on every request: 16 KiB (Node.js's limit for a request's headers) instead of the default
-    /// 32 KiB saves about 0.2 µs of each (see doc/performance.md).
-    static let connectionMemory = 16 * 1024
-
     /// Starts on `socket` (taken over), with `threads` threads; `tlsCertificateCallback` (a GnuTLS
     /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
     init?(
@@ -254,7 +248,7 @@ final class HTTPDaemon: @unchecked Sendable {
         box = HandlerBox(handler)
         let context = Unmanaged.passUnretained(box).toOpaque()
         guard let raw = em_start_daemon(
-            flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit), Self.connectionMemory,
+            flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
             Self.accessHandler, Self.completedHandler, Self.requestStartHandler, context, tlsCertificateCallback
         ) else { return nil }
         self.raw = raw

@@ -57,6 +57,18 @@ import Testing
         #expect(tree?.exchanges.first?.responses == [ConfiguredResponse(statusCode: 204)])
     }
 
+    @Test func headersTakingHalfAConnectionsMemoryAreAWarningAndAreKept() throws {
+        let value = String(repeating: "c", count: 9000)
+        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
+            LoaderErrorCase.configuration: #"[{"headers": {"X-Small": "a"}}, {"headers": {"Content-Security-Policy": "\#(value)"}}]"#,
+        ]))
+        let size = "Content-Security-Policy: ".utf8.count + 9000 + 2
+        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
+            "\(LoaderErrorCase.at):1:34: warning: these headers take \(size) bytes of the 16 KiB a connection has for the request's headers and the answer's: a request bringing more than about \(16 * 1024 - size - 256) bytes of its own gets no answer; keep a response's headers to a few KiB (doc/limits.md)",
+        ])
+        #expect(tree?.exchanges.first?.responses.last?.content?.headers == [HTTPHeader(name: "Content-Security-Policy", value: value)])
+    }
+
     @Test func aResponseFileOn304IsAWarningAndIsDropped() throws {
         let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
             LoaderErrorCase.configuration: #"[{"status_code": 200}, {"status_code": 304, "response_file": "data.json"}]"#,

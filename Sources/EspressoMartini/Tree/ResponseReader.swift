@@ -189,6 +189,7 @@ struct ResponseReader {
                 statusCode = Int(code)
             case "headers":
                 headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
+                if let warning = ConnectionMemory.warning(about: headers) { diagnostics.warning(file, map.key(memberPath), warning) }
             case "delay":
                 guard let parsed = DelayParser.parseResponseDelay(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
                 delay = parsed

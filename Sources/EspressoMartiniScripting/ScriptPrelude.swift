@@ -3,11 +3,13 @@
 /// evaluates to the object of functions through which the VM does everything else:
 ///
 /// - `call(response, token, url)` makes the request object, whose parts are read from the server when a
-///   script first reads them (`__em_part(index, token)`: `token` names the call, so that a request kept
-///   past its call cannot read another's), calls `response(request, cache)` and answers an array of four
-///   items: `"status\0kind\0name\0value…"` (the headers; `kind` a number, see `setBody`), the body's text
-///   (or the path of a file), the content type and the template data as JSON text (each null when there is
-///   none); or, when the script throws or returns something that is not a `Response`, the text
+///   script first reads them (`__em_part(token * 16 + index)`: `token` names the call, so that a request
+///   kept past its call cannot read another's), calls `response(request, cache)` and answers one text, its
+///   fields apart by NUL (a single string is the one value the VM reads with one call into the engine):
+///   `status\0kind\0contentType\0data\0count\0name\0value\0…body` — `kind` a number (see `setBody`), the
+///   content type and the template data as JSON text (empty when there is none: no JSON text holds a NUL
+///   unescaped), `count` headers, then the body's text (or the path of a file), which may hold NUL itself;
+///   or, when the script throws or returns something that is not a `Response`, the text
 ///   `{"error", "line", "column"}`.
 /// - `describe(thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
 /// - `yaml(jsonText)`: the YAML text of a JSON value (a YAML body rendered with template data).
@@ -176,7 +178,7 @@ enum ScriptPrelude {
         if (Object.hasOwn(target, name)) return target[name];
         const index = partIndexes[name];
         if (index === undefined) return undefined;
-        const value = name === "graphQLRequest" ? graphQLRequest(other => part(target, other)) : hostPart(index, target[callKey]);
+        const value = name === "graphQLRequest" ? graphQLRequest(other => part(target, other)) : hostPart(target[callKey] * 16 + index);
         if (value === undefined) throw new Error("request." + name + " can be read only while its own call runs; keep what a later call needs in cache");
         target[name] = value;
         return value;
@@ -198,24 +200,25 @@ enum ScriptPrelude {
         deleteProperty(target, key) { if (key !== callKey) delete target[key]; return true; },
     };
 
-    // The headers as "\0name\0value…", a list's each value under its name: the VM splits the text on NUL,
-    // which no header can hold.
+    // The headers as "count\0name\0value\0…", a list's each value under its name: the VM splits the text on
+    // NUL, which no header can hold.
     function headerText(headers) {
-        if (headers === undefined || headers === null) return "";
+        if (headers === undefined || headers === null) return "0\0";
         if (typeof headers !== "object") throw new ResultError("a Response's headers must be an object such as {\"X-Id\": \"1\"}, got " + describeValue(headers));
-        let text = "";
+        let text = "", count = 0;
         const add = (name, value) => {
             if (name.includes("\0") || value.includes("\0")) {
                 throw new ResultError("the header " + JSON.stringify(name) + " cannot be sent: a name is a token and a value has no line break");
             }
-            text += "\0" + name + "\0" + value;
+            text += name + "\0" + value + "\0";
+            count += 1;
         };
         for (const name of Object.keys(headers)) {
             const value = headers[name];
             if (Array.isArray(value)) { for (const each of value) add(name, String(each)); }
             else if (value !== undefined && value !== null) add(name, String(value));
         }
-        return text;
+        return count + "\0" + text;
     }
 
     function dataText(data) { return data === undefined || data === null ? null : JSON.stringify(data) ?? null; }
@@ -289,9 +292,10 @@ enum ScriptPrelude {
             }
             const answer = [null, null, null, null];
             const kind = setBody(result.body, answer);
-            if (answer[1] !== null && answer[1].length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
-            answer[0] = status + "\0" + kind + headerText(result.headers);
-            return answer;
+            const text = typeof answer[1] === "string" ? answer[1] : "";
+            if (text.length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
+            const contentType = typeof answer[2] === "string" ? JSON.stringify(answer[2]) : "";
+            return status + "\0" + kind + "\0" + contentType + "\0" + (answer[3] ?? "") + "\0" + headerText(result.headers) + text;
         } catch (thrown) {
             return describe(thrown, url);
         }

@@ -218,52 +218,53 @@ final class ScriptVM {
         }
     }
 
-    /// The prelude's answer: an array of the response's parts, or the description of a failure.
+    /// The prelude's answer (`ScriptPrelude`, `call`): the response's parts in one text, or the description
+    /// of a failure.
     private func response(from answer: JSValueRef) -> Result<ScriptResponse, ScriptProblem> {
-        guard js.valueGetType(context, answer) == kJSTypeObject, let parts = js.valueToObject(context, answer, nil) else {
-            return .failure(ScriptAnswer.problem(fromDescription: Self.text(js, context, answer), parser: parser)
+        var bytes = Self.bytes(js, context, answer)
+        guard bytes.first != UInt8(ascii: "{") else {
+            return .failure(ScriptAnswer.problem(fromDescription: String(decoding: bytes, as: UTF8.self), parser: parser)
                 ?? ScriptProblem(message: "the script's answer could not be read"))
         }
-        func string(_ index: UInt32) -> String? {
-            guard let value = js.objectGetPropertyAtIndex(context, parts, index, nil), js.valueGetType(context, value) == kJSTypeString else { return nil }
-            return Self.text(js, context, value)
-        }
-        // "status\0kind\0name\0value…"
-        let meta = js.objectGetPropertyAtIndex(context, parts, 0, nil).map { Self.bytes(js, context, $0) } ?? []
-        var fields: [Range<Int>] = []
+        let unreadable = Result<ScriptResponse, ScriptProblem>.failure(ScriptProblem(message: "the script's answer could not be read"))
+        // "status\0kind\0contentType\0data\0count\0name\0value\0…body"
         var start = 0
-        for index in 0...meta.count where index == meta.count || meta[index] == 0 {
-            fields.append(start..<index)
-            start = index + 1
+        func field() -> Range<Int>? {
+            guard let end = bytes[start...].firstIndex(of: 0) else { return nil }
+            defer { start = end + 1 }
+            return start..<end
         }
-        func number(_ field: Range<Int>) -> Int? {
-            guard !field.isEmpty, field.count < 10 else { return nil }
-            return meta[field].reduce(0) { $0 * 10 + Int($1) - 48 }
+        func number(_ field: Range<Int>?) -> Int? {
+            guard let field, !field.isEmpty, field.count < 10, bytes[field].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            return bytes[field].reduce(0) { $0 * 10 + Int($1) - 48 }
         }
-        guard fields.count >= 2, fields.count % 2 == 0, let status = number(fields[0]), let kind = number(fields[1]) else {
-            return .failure(ScriptProblem(message: "the script's answer could not be read"))
+        func string(_ field: Range<Int>) -> String { String(decoding: bytes[field], as: UTF8.self) }
+        guard let status = number(field()), let kind = number(field()), let typeField = field(), let dataField = field(),
+              let count = number(field()) else { return unreadable }
+        var headers: [HTTPHeader] = []
+        headers.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let name = field(), let value = field() else { return unreadable }
+            headers.append(HTTPHeader(name: string(name), value: string(value)))
         }
-        let text = js.objectGetPropertyAtIndex(context, parts, 1, nil).flatMap {
-            js.valueGetType(context, $0) == kJSTypeString ? Self.bytes(js, context, $0) : nil
-        } ?? []
+        var contentType: String?
+        if !typeField.isEmpty, case .success(.string(let type)) = parser.parse(Array(bytes[typeField])) { contentType = type }
         var data: JSONValue?
-        if kind != 4, let dataText = string(3) {
-            guard case .success(let parsed) = parser.parse(Array(dataText.utf8)) else {
+        if kind != 4, !dataField.isEmpty {
+            guard case .success(let parsed) = parser.parse(Array(bytes[dataField])) else {
                 return .failure(ScriptProblem(message: "the script's template data could not be read"))
             }
             data = parsed
         }
+        bytes.removeSubrange(0..<start)
         let body: ScriptResponse.Body
         switch kind {
-        case 1: body = .text(text, data: data)
-        case 2: body = .json(text, data: data)
-        case 3: body = data == nil ? .yaml(text) : .yamlTemplate(json: text, data: data)
-        case 4: body = .file(path: String(decoding: text, as: UTF8.self), contentType: string(2))
-        case 5: body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(2), data: data)
+        case 1: body = .text(bytes, data: data)
+        case 2: body = .json(bytes, data: data)
+        case 3: body = data == nil ? .yaml(bytes) : .yamlTemplate(json: bytes, data: data)
+        case 4: body = .file(path: String(decoding: bytes, as: UTF8.self), contentType: contentType)
+        case 5: body = .template(path: String(decoding: bytes, as: UTF8.self), contentType: contentType, data: data)
         default: body = .none
-        }
-        let headers = stride(from: 2, to: fields.count, by: 2).map {
-            HTTPHeader(name: String(decoding: meta[fields[$0]], as: UTF8.self), value: String(decoding: meta[fields[$0 + 1]], as: UTF8.self))
         }
         return .success(ScriptResponse(status: status, headers: headers, body: body))
     }

@@ -18,7 +18,7 @@ enum HostFunctions {
               let code = Int(exactly: js.valueToNumber(context, arguments[0], nil)), code >> 4 == call.token,
               let part = RequestPart(rawValue: code & 15)
         else { return js.valueMakeUndefined(context) }
-        return part.value(of: job, js, context)
+        return part.value(of: job, scratch: &call.scratch, js, context)
     }
 
     /// `__em_cacheGet(key)`: the value's JSON text, or `undefined`.

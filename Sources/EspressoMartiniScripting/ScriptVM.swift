@@ -151,7 +151,7 @@ final class ScriptVM {
     /// The YAML text of a JSON value's text (a YAML body rendered with template data); nil when it cannot
     /// be written.
     func yaml(_ json: [UInt8]) -> [UInt8]? {
-        let text = Self.makeString(js, context, String(decoding: json, as: UTF8.self))
+        let text = json.withUnsafeBufferPointer { Self.makeString(js, context, $0) }
         var exception: JSValueRef?
         watch.begin(seconds: limits.timeout, isTimeout: true)
         let result = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 1) { arguments in
@@ -298,33 +298,43 @@ final class ScriptVM {
 
     /// `text` as a JavaScript string.
     static func makeString(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ text: String) -> JSValueRef? {
-        let string = jsString(js, text)
+        var text = text
+        return text.withUTF8 { makeString(js, context, $0) }
+    }
+
+    /// UTF-8 `bytes` as a JavaScript string.
+    static func makeString(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>) -> JSValueRef? {
+        let string = jsString(js, bytes)
         defer { js.stringRelease(string) }
         return js.valueMakeString(context, string)
     }
 
-    /// The value JSON `text` denotes, parsed by the engine; nil when it is not JSON.
-    static func parseJSON(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ text: String) -> JSValueRef? {
-        let string = jsString(js, text)
+    /// The value JSON text in UTF-8 `bytes` denotes, parsed by the engine; nil when it is not JSON.
+    static func parseJSON(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>) -> JSValueRef? {
+        let string = jsString(js, bytes)
         defer { js.stringRelease(string) }
         return js.valueMakeFromJSONString(context, string)
     }
 
-    /// `text` as the engine's string, made from UTF-16: an ASCII text (most requests) is widened byte by
-    /// byte, which costs a twentieth of what the engine's own UTF-8 decoder does.
+    /// `text` as the engine's string.
     static func jsString(_ js: JavaScriptCoreLibrary, _ text: String) -> JSStringRef? {
         var text = text
-        return text.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(1, bytes.count)) { wide in
-                var ascii: UInt8 = 0
-                for index in 0..<bytes.count {
-                    ascii |= bytes[index]
-                    wide[index] = UInt16(bytes[index])
-                }
-                if ascii < 0x80 { return js.stringCreateWithCharacters(wide.baseAddress, bytes.count) }
-                let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
-                return units.withUnsafeBufferPointer { js.stringCreateWithCharacters($0.baseAddress, $0.count) }
+        return text.withUTF8 { jsString(js, $0) }
+    }
+
+    /// UTF-8 `bytes` (invalid sequences read as U+FFFD) as the engine's string, made from UTF-16: an ASCII
+    /// text (most requests) is widened byte by byte, which costs a twentieth of what the engine's own UTF-8
+    /// decoder does.
+    static func jsString(_ js: JavaScriptCoreLibrary, _ bytes: UnsafeBufferPointer<UInt8>) -> JSStringRef? {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(1, bytes.count)) { wide in
+            var ascii: UInt8 = 0
+            for index in 0..<bytes.count {
+                ascii |= bytes[index]
+                wide[index] = UInt16(bytes[index])
             }
+            if ascii < 0x80 { return js.stringCreateWithCharacters(wide.baseAddress, bytes.count) }
+            let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+            return units.withUnsafeBufferPointer { js.stringCreateWithCharacters($0.baseAddress, $0.count) }
         }
     }
 

@@ -224,24 +224,42 @@ enum ScriptPrelude {
     function dataText(data) { return data === undefined || data === null ? null : JSON.stringify(data) ?? null; }
     function jsonText(value) { return JSON.stringify(value) ?? "null"; }
 
-    // Sets the body's text (or its file's path), content type and template data as items 1 to 3 of the
-    // answer, and gives its kind: 0 none, 1 text, 2 JSON, 3 YAML, 4 file, 5 template (`ScriptResponse.Body`).
-    function setBody(body, answer) {
+    // What `setBody` finds in a call's body: its text (or its file's path), content type and template data.
+    // Kept here rather than in an object made per call: the engine runs without its compilers, and each
+    // object and call costs the interpreter its full price.
+    let bodyText = null, bodyType = null, bodyData = null;
+    // The fields after the kind for no content type, no data and no header: "\0" + "" + "\0" + "" + "\0" + "0\0".
+    const noMiddle = "\0\0\0" + "0\0";
+
+    // Sets `bodyText`, `bodyType` and `bodyData` and gives the body's kind: "0" none, "1" text, "2" JSON, "3"
+    // YAML, "4" file, "5" template (`ScriptResponse.Body`). No calls of helpers here: each call costs the
+    // interpreter more than the work it does.
+    function setBody(body) {
+        bodyText = null; bodyType = null; bodyData = null;
         if (body instanceof Body) {
+            let data;
             switch (body.kind) {
-            case "json": answer[1] = jsonText(body.value); answer[3] = dataText(body.data); return 2;
-            case "text": answer[1] = body.value; answer[3] = dataText(body.data); return 1;
-            case "yaml": answer[3] = dataText(body.data); answer[1] = answer[3] === null ? toYAML(body.value) : jsonText(body.value); return 3;
-            case "file": answer[1] = body.value; answer[2] = body.contentType; return 4;
-            case "template": answer[1] = body.value; answer[2] = body.contentType; answer[3] = dataText(body.data); return 5;
-            case "none": return 0;
+            case "json":
+                bodyText = JSON.stringify(body.value) ?? "null";
+                data = body.data;
+                bodyData = data === undefined || data === null ? null : JSON.stringify(data) ?? null;
+                return "2";
+            case "text":
+                bodyText = body.value;
+                data = body.data;
+                bodyData = data === undefined || data === null ? null : JSON.stringify(data) ?? null;
+                return "1";
+            case "yaml": bodyData = dataText(body.data); bodyText = bodyData === null ? toYAML(body.value) : jsonText(body.value); return "3";
+            case "file": bodyText = body.value; bodyType = body.contentType; return "4";
+            case "template": bodyText = body.value; bodyType = body.contentType; bodyData = dataText(body.data); return "5";
+            case "none": return "0";
             }
         }
-        if (typeof body === "string") { answer[1] = body; return 1; }
+        if (typeof body === "string") { bodyText = body; return "1"; }
         const text = body === null ? undefined : JSON.stringify(body);
-        if (text === undefined) return 0;
-        answer[1] = text;
-        return 2;
+        if (text === undefined) return "0";
+        bodyText = text;
+        return "2";
     }
 
     function scriptPlace(thrown, url) {
@@ -287,15 +305,20 @@ enum ScriptPrelude {
                 throw new ResultError("response(request, cache) must return a Response such as Response.ok(Body.json({...})), but it returned " + describeValue(result));
             }
             const status = result.status;
-            if (!Number.isInteger(status) || status < 200 || status > 599) {
+            // Number.isInteger(status), without a call.
+            if (typeof status !== "number" || !(status >= 200 && status <= 599) || status % 1 !== 0) {
                 throw new ResultError("a Response's status must be an integer from 200 to 599, got " + JSON.stringify(status));
             }
-            const answer = [null, null, null, null];
-            const kind = setBody(result.body, answer);
-            const text = typeof answer[1] === "string" ? answer[1] : "";
+            const kind = setBody(result.body);
+            const text = typeof bodyText === "string" ? bodyText : "";
             if (text.length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
-            const contentType = typeof answer[2] === "string" ? JSON.stringify(answer[2]) : "";
-            return status + "\0" + kind + "\0" + contentType + "\0" + (answer[3] ?? "") + "\0" + headerText(result.headers) + text;
+            const contentType = typeof bodyType === "string" ? JSON.stringify(bodyType) : "";
+            const headers = result.headers;
+            // Most answers have no content type, data or headers: their middle fields are one constant (each
+            // + costs the interpreter a string of its own).
+            if (contentType === "" && bodyData === null && (headers === undefined || headers === null)) return status + "\0" + kind + noMiddle + text;
+            return status + "\0" + kind + "\0" + contentType + "\0" + (bodyData ?? "") + "\0"
+                + (headers === undefined || headers === null ? "0\0" : headerText(headers)) + text;
         } catch (thrown) {
             return describe(thrown, url);
         }

@@ -34,6 +34,16 @@ extension RequestModel {
             return
         }
         output.append(UInt8(ascii: "{"))
+        if pairs.count < 2 {
+            // One name cannot repeat: nothing to group.
+            for (name, value) in pairs {
+                JSONStringEscaping.appendQuoted(name, to: &output)
+                output.append(UInt8(ascii: ":"))
+                JSONStringEscaping.appendQuoted(value, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+            return
+        }
         for (index, group) in Self.grouped(pairs).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONStringEscaping.appendQuoted(group.name, to: &output)

@@ -221,52 +221,62 @@ final class ScriptVM {
     /// The prelude's answer (`ScriptPrelude`, `call`): the response's parts in one text, or the description
     /// of a failure.
     private func response(from answer: JSValueRef) -> Result<ScriptResponse, ScriptProblem> {
-        var bytes = Self.bytes(js, context, answer)
+        let bytes = Self.bytes(js, context, answer)
         guard bytes.first != UInt8(ascii: "{") else {
             return .failure(ScriptAnswer.problem(fromDescription: String(decoding: bytes, as: UTF8.self), parser: parser)
                 ?? ScriptProblem(message: "the script's answer could not be read"))
         }
-        let unreadable = Result<ScriptResponse, ScriptProblem>.failure(ScriptProblem(message: "the script's answer could not be read"))
-        // "status\0kind\0contentType\0data\0count\0name\0value\0…body"
-        var start = 0
-        func field() -> Range<Int>? {
-            guard let end = bytes[start...].firstIndex(of: 0) else { return nil }
-            defer { start = end + 1 }
-            return start..<end
-        }
-        func number(_ field: Range<Int>?) -> Int? {
-            guard let field, !field.isEmpty, field.count < 10, bytes[field].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-            return bytes[field].reduce(0) { $0 * 10 + Int($1) - 48 }
-        }
-        func string(_ field: Range<Int>) -> String { String(decoding: bytes[field], as: UTF8.self) }
-        guard let status = number(field()), let kind = number(field()), let typeField = field(), let dataField = field(),
-              let count = number(field()) else { return unreadable }
-        var headers: [HTTPHeader] = []
-        headers.reserveCapacity(count)
-        for _ in 0..<count {
-            guard let name = field(), let value = field() else { return unreadable }
-            headers.append(HTTPHeader(name: string(name), value: string(value)))
-        }
-        var contentType: String?
-        if !typeField.isEmpty, case .success(.string(let type)) = parser.parse(Array(bytes[typeField])) { contentType = type }
-        var data: JSONValue?
-        if kind != 4, !dataField.isEmpty {
-            guard case .success(let parsed) = parser.parse(Array(bytes[dataField])) else {
-                return .failure(ScriptProblem(message: "the script's template data could not be read"))
+        return bytes.withUnsafeBufferPointer { bytes in
+            // "status\0kind\0contentType\0data\0count\0name\0value\0…body"
+            var start = 0
+            func field() -> Range<Int>? {
+                var end = start
+                while end < bytes.count, bytes[end] != 0 { end += 1 }
+                guard end < bytes.count else { return nil }
+                defer { start = end + 1 }
+                return start..<end
             }
-            data = parsed
+            func number(_ field: Range<Int>?) -> Int? {
+                guard let field, !field.isEmpty, field.count < 10 else { return nil }
+                var value = 0
+                for index in field {
+                    guard bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+                    value = value * 10 + Int(bytes[index]) - 48
+                }
+                return value
+            }
+            func text(_ field: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[field]), as: UTF8.self) }
+            func json(_ field: Range<Int>) -> Result<JSONValue, JSONSyntaxError> { parser.parse(Array(bytes[field])) }
+            let unreadable = Result<ScriptResponse, ScriptProblem>.failure(ScriptProblem(message: "the script's answer could not be read"))
+            guard let status = number(field()), let kind = number(field()), let typeField = field(), let dataField = field(),
+                  let count = number(field()) else { return unreadable }
+            var headers: [HTTPHeader] = []
+            if count > 0 { headers.reserveCapacity(count) }
+            for _ in 0..<count {
+                guard let name = field(), let value = field() else { return unreadable }
+                headers.append(HTTPHeader(name: text(name), value: text(value)))
+            }
+            var contentType: String?
+            if !typeField.isEmpty, case .success(.string(let type)) = json(typeField) { contentType = type }
+            var data: JSONValue?
+            if kind != 4, !dataField.isEmpty {
+                guard case .success(let parsed) = json(dataField) else {
+                    return .failure(ScriptProblem(message: "the script's template data could not be read"))
+                }
+                data = parsed
+            }
+            let rest = start..<bytes.count
+            let body: ScriptResponse.Body
+            switch kind {
+            case 1: body = .text(Array(bytes[rest]), data: data)
+            case 2: body = .json(Array(bytes[rest]), data: data)
+            case 3: body = data == nil ? .yaml(Array(bytes[rest])) : .yamlTemplate(json: Array(bytes[rest]), data: data)
+            case 4: body = .file(path: text(rest), contentType: contentType)
+            case 5: body = .template(path: text(rest), contentType: contentType, data: data)
+            default: body = .none
+            }
+            return .success(ScriptResponse(status: status, headers: headers, body: body))
         }
-        bytes.removeSubrange(0..<start)
-        let body: ScriptResponse.Body
-        switch kind {
-        case 1: body = .text(bytes, data: data)
-        case 2: body = .json(bytes, data: data)
-        case 3: body = data == nil ? .yaml(bytes) : .yamlTemplate(json: bytes, data: data)
-        case 4: body = .file(path: String(decoding: bytes, as: UTF8.self), contentType: contentType)
-        case 5: body = .template(path: String(decoding: bytes, as: UTF8.self), contentType: contentType, data: data)
-        default: body = .none
-        }
-        return .success(ScriptResponse(status: status, headers: headers, body: body))
     }
 
     /// A thrown value as a problem with its place.

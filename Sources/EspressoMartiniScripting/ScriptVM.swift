@@ -41,6 +41,8 @@ final class ScriptVM {
     private let current: ScriptCall
     /// Each script's `response` function, compiled on its first call here.
     private var compiled: [ObjectIdentifier: Compiled] = [:]
+    /// The one `compile` found last: a thread mostly calls the same script again, found without hashing.
+    private var lastCompiled: Compiled?
     /// The tree whose scripts this VM compiled; a call for another tree gets a new VM.
     weak var tree: AnyObject?
     /// A run was stopped for its time, its memory or its budget: what it made is given back with the VM,
@@ -164,7 +166,11 @@ final class ScriptVM {
     }
 
     private func compile(_ script: ResponseScript, seconds: Double, isTimeout: Bool, keep: Bool = true) -> Result<Compiled, ScriptProblem> {
-        if let known = compiled[ObjectIdentifier(script)] { return .success(known) }
+        if let last = lastCompiled, last.script === script { return .success(last) }
+        if let known = compiled[ObjectIdentifier(script)] {
+            lastCompiled = known
+            return .success(known)
+        }
         var exception: JSValueRef?
         let wrapped = ScriptPrelude.prefix + script.source + ScriptPrelude.suffix
         watch.begin(seconds: seconds, isTimeout: isTimeout)

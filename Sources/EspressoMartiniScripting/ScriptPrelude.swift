@@ -226,7 +226,8 @@ enum ScriptPrelude {
 
     // What `setBody` finds in a call's body: its text (or its file's path), content type and template data.
     // Kept here rather than in an object made per call: the engine runs without its compilers, and each
-    // object and call costs the interpreter its full price.
+    // object and call costs the interpreter its full price. The last call's body stays referenced until the
+    // next call, as an answer made per call stayed until the next collection (an idle VM collects nothing).
     let bodyText = null, bodyType = null, bodyData = null;
     // The fields after the kind for no content type, no data and no header: "\0" + "" + "\0" + "" + "\0" + "0\0".
     const noMiddle = "\0\0\0" + "0\0";

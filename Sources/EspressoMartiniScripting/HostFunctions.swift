@@ -10,15 +10,15 @@ enum HostFunctions {
         ("__em_part", part), ("__em_cacheGet", cacheGet), ("__em_cacheSet", cacheSet), ("__em_cacheKeys", cacheKeys), ("__em_log", log),
     ]
 
-    /// `__em_part(index, token)`: a part of the request of the call `token` names (`RequestPart`), or
-    /// `undefined` when that call is over.
+    /// `__em_part(token * 16 + index)`: a part of the request (`RequestPart`) of the call `token` names, or
+    /// `undefined` when that call is over. One number: each argument read is a call into the engine.
     private static let part: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
-        guard let call = ScriptCall.current, let job = call.job, count >= 2, let arguments,
-              Int(exactly: js.valueToNumber(context, arguments[1], nil)) == call.token,
-              let part = Int(exactly: js.valueToNumber(context, arguments[0], nil)).flatMap(RequestPart.init(rawValue:))
+        guard let call = ScriptCall.current, let job = call.job, count >= 1, let arguments,
+              let code = Int(exactly: js.valueToNumber(context, arguments[0], nil)), code >> 4 == call.token,
+              let part = RequestPart(rawValue: code & 15)
         else { return js.valueMakeUndefined(context) }
-        return part.value(of: job, js, context)
+        return part.value(of: job, scratch: &call.scratch, js, context)
     }
 
     /// `__em_cacheGet(key)`: the value's JSON text, or `undefined`.

@@ -15,35 +15,44 @@ enum RequestPart: Int {
     /// The media types whose body scripts get as `bodyYAML`.
     static let yamlTypes: Set<String> = ["application/yaml", "application/x-yaml", "text/yaml"]
 
-    func value(of job: ScriptJob, _ js: JavaScriptCoreLibrary, _ context: JSContextRef) -> JSValueRef? {
-        let model = job.model, request = model.request
+    /// The part's value; `scratch` holds its JSON text meanwhile (kept by the VM, so that no call allocates
+    /// it anew).
+    func value(of job: ScriptJob, scratch: inout [UInt8], _ js: JavaScriptCoreLibrary, _ context: JSContextRef) -> JSValueRef? {
+        let model = job.model
         switch self {
-        case .method: return ScriptVM.makeString(js, context, request.method)
-        case .path: return ScriptVM.makeString(js, context, request.path)
-        case .query: return request.rawQuery.isEmpty ? js.valueMakeNull(context) : ScriptVM.makeString(js, context, request.rawQuery)
+        case .method: return ScriptVM.makeString(js, context, model.request.method)
+        case .path: return ScriptVM.makeString(js, context, model.request.path)
+        case .query: return model.request.rawQuery.isEmpty ? js.valueMakeNull(context) : ScriptVM.makeString(js, context, model.request.rawQuery)
         // The first 1 MiB of a longer body (doc/limits.md).
-        case .body: return model.bodyText.map { ScriptVM.makeString(js, context, $0) } ?? js.valueMakeNull(context)
-        case .headers: return Self.json(model.part("headers"), js, context)
-        case .pathComponents: return Self.json(model.part("pathComponents"), js, context)
-        case .pathParameters: return Self.json(model.part("pathParameters"), js, context)
-        case .queryParameters: return Self.json(model.part("queryParameters"), js, context)
-        case .formParameters: return Self.json(model.part("formParameters"), js, context)
+        case .body:
+            guard let body = model.request.body else { return js.valueMakeNull(context) }
+            return body.withUnsafeBufferPointer { ScriptVM.makeString(js, context, $0) }
+        case .headers: return Self.json(model, "headers", &scratch, js, context)
+        case .pathComponents: return Self.json(model, "pathComponents", &scratch, js, context)
+        case .pathParameters: return Self.json(model, "pathParameters", &scratch, js, context)
+        case .queryParameters: return Self.json(model, "queryParameters", &scratch, js, context)
+        case .formParameters: return Self.json(model, "formParameters", &scratch, js, context)
         case .bodyJSON:
             let type = model.mediaType
-            guard type == "application/json" || type.hasSuffix("+json"), let body = model.bodyText else { return js.valueMakeNull(context) }
-            return ScriptVM.parseJSON(js, context, body) ?? js.valueMakeNull(context)
+            guard type == "application/json" || type.hasSuffix("+json"), let body = model.request.body else { return js.valueMakeNull(context) }
+            return body.withUnsafeBufferPointer { ScriptVM.parseJSON(js, context, $0) } ?? js.valueMakeNull(context)
         case .bodyYAML:
-            guard Self.yamlTypes.contains(model.mediaType), !model.bodyTooLarge, let body = request.body, let value = YAMLReader.parse(body) else {
+            guard Self.yamlTypes.contains(model.mediaType), !model.bodyTooLarge, let body = model.request.body, let value = YAMLReader.parse(body) else {
                 return js.valueMakeNull(context)
             }
-            return Self.json(value, js, context)
+            scratch.removeAll(keepingCapacity: true)
+            value.write(to: &scratch)
+            return scratch.withUnsafeBufferPointer { ScriptVM.parseJSON(js, context, $0) } ?? js.valueMakeNull(context)
         case .graphQLRequest: return js.valueMakeNull(context)
         case .call: return js.valueMakeNumber(context, Double(job.answer.call))
         }
     }
 
-    private static func json(_ value: JSONValue?, _ js: JavaScriptCoreLibrary, _ context: JSContextRef) -> JSValueRef? {
-        guard let value else { return js.valueMakeNull(context) }
-        return ScriptVM.parseJSON(js, context, value.compactText) ?? js.valueMakeNull(context)
+    private static func json(
+        _ model: RequestModel, _ name: String, _ scratch: inout [UInt8], _ js: JavaScriptCoreLibrary, _ context: JSContextRef
+    ) -> JSValueRef? {
+        scratch.removeAll(keepingCapacity: true)
+        model.writePart(name, to: &scratch)
+        return scratch.withUnsafeBufferPointer { ScriptVM.parseJSON(js, context, $0) } ?? js.valueMakeNull(context)
     }
 }

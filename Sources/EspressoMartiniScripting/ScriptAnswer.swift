@@ -26,7 +26,10 @@ public enum ScriptAnswer {
         case .success(let made): (bytes, derivedType) = made
         case .failure(let problem): return failure(problem)
         }
-        if let derivedType, !isSendable(name: "Content-Type", value: derivedType) {
+        // Only a type the script gave (Body.file, Body.template) needs the check: the others are constants.
+        var typeIsScripts = false
+        if case .file = response.body { typeIsScripts = true } else if case .template = response.body { typeIsScripts = true }
+        if typeIsScripts, let derivedType, !isSendable(name: "Content-Type", value: derivedType) {
             return failure(ScriptProblem(message: "the content type \(JSONValue.string(derivedType).compactText) cannot be sent: it has a line break"))
         }
         let hasBody = response.status != 204 && response.status != 304

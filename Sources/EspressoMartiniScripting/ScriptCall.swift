@@ -18,6 +18,8 @@ final class ScriptCall {
     /// Lines logged by a call whose outcome may be dropped (one on the thread that received its request),
     /// written when it ends; nil: written at once.
     private var heldLines: [(Logger.Level, String)]?
+    /// Holds the JSON text of each request part a call reads, reused from call to call.
+    var scratch: [UInt8] = []
     /// Told when the call cannot go on (the cache is held by a call that may run long).
     private let watch: ScriptWatch
 

@@ -3,11 +3,13 @@
 /// evaluates to the object of functions through which the VM does everything else:
 ///
 /// - `call(response, token, url)` makes the request object, whose parts are read from the server when a
-///   script first reads them (`__em_part(index, token)`: `token` names the call, so that a request kept
-///   past its call cannot read another's), calls `response(request, cache)` and answers an array of four
-///   items: `"status\0kind\0name\0value…"` (the headers; `kind` a number, see `setBody`), the body's text
-///   (or the path of a file), the content type and the template data as JSON text (each null when there is
-///   none); or, when the script throws or returns something that is not a `Response`, the text
+///   script first reads them (`__em_part(token * 16 + index)`: `token` names the call, so that a request
+///   kept past its call cannot read another's), calls `response(request, cache)` and answers one text, its
+///   fields apart by NUL (a single string is the one value the VM reads with one call into the engine):
+///   `status\0kind\0contentType\0data\0count\0name\0value\0…body` — `kind` a number (see `setBody`), the
+///   content type and the template data as JSON text (empty when there is none: no JSON text holds a NUL
+///   unescaped), `count` headers, then the body's text (or the path of a file), which may hold NUL itself;
+///   or, when the script throws or returns something that is not a `Response`, the text
 ///   `{"error", "line", "column"}`.
 /// - `describe(thrown, url)`: `{"error", "line", "column"}` for a value a compilation threw.
 /// - `yaml(jsonText)`: the YAML text of a JSON value (a YAML body rendered with template data).
@@ -176,7 +178,7 @@ enum ScriptPrelude {
         if (Object.hasOwn(target, name)) return target[name];
         const index = partIndexes[name];
         if (index === undefined) return undefined;
-        const value = name === "graphQLRequest" ? graphQLRequest(other => part(target, other)) : hostPart(index, target[callKey]);
+        const value = name === "graphQLRequest" ? graphQLRequest(other => part(target, other)) : hostPart(target[callKey] * 16 + index);
         if (value === undefined) throw new Error("request." + name + " can be read only while its own call runs; keep what a later call needs in cache");
         target[name] = value;
         return value;
@@ -198,47 +200,67 @@ enum ScriptPrelude {
         deleteProperty(target, key) { if (key !== callKey) delete target[key]; return true; },
     };
 
-    // The headers as "\0name\0value…", a list's each value under its name: the VM splits the text on NUL,
-    // which no header can hold.
+    // The headers as "count\0name\0value\0…", a list's each value under its name: the VM splits the text on
+    // NUL, which no header can hold.
     function headerText(headers) {
-        if (headers === undefined || headers === null) return "";
+        if (headers === undefined || headers === null) return "0\0";
         if (typeof headers !== "object") throw new ResultError("a Response's headers must be an object such as {\"X-Id\": \"1\"}, got " + describeValue(headers));
-        let text = "";
+        let text = "", count = 0;
         const add = (name, value) => {
             if (name.includes("\0") || value.includes("\0")) {
                 throw new ResultError("the header " + JSON.stringify(name) + " cannot be sent: a name is a token and a value has no line break");
             }
-            text += "\0" + name + "\0" + value;
+            text += name + "\0" + value + "\0";
+            count += 1;
         };
         for (const name of Object.keys(headers)) {
             const value = headers[name];
             if (Array.isArray(value)) { for (const each of value) add(name, String(each)); }
             else if (value !== undefined && value !== null) add(name, String(value));
         }
-        return text;
+        return count + "\0" + text;
     }
 
     function dataText(data) { return data === undefined || data === null ? null : JSON.stringify(data) ?? null; }
     function jsonText(value) { return JSON.stringify(value) ?? "null"; }
 
-    // Sets the body's text (or its file's path), content type and template data as items 1 to 3 of the
-    // answer, and gives its kind: 0 none, 1 text, 2 JSON, 3 YAML, 4 file, 5 template (`ScriptResponse.Body`).
-    function setBody(body, answer) {
+    // What `setBody` finds in a call's body: its text (or its file's path), content type and template data.
+    // Kept here rather than in an object made per call: the engine runs without its compilers, and each
+    // object and call costs the interpreter its full price. The last call's body stays referenced until the
+    // next call, as an answer made per call stayed until the next collection (an idle VM collects nothing).
+    let bodyText = null, bodyType = null, bodyData = null;
+    // The fields after the kind for no content type, no data and no header: "\0" + "" + "\0" + "" + "\0" + "0\0".
+    const noMiddle = "\0\0\0" + "0\0";
+
+    // Sets `bodyText`, `bodyType` and `bodyData` and gives the body's kind: "0" none, "1" text, "2" JSON, "3"
+    // YAML, "4" file, "5" template (`ScriptResponse.Body`). No calls of helpers here: each call costs the
+    // interpreter more than the work it does.
+    function setBody(body) {
+        bodyText = null; bodyType = null; bodyData = null;
         if (body instanceof Body) {
+            let data;
             switch (body.kind) {
-            case "json": answer[1] = jsonText(body.value); answer[3] = dataText(body.data); return 2;
-            case "text": answer[1] = body.value; answer[3] = dataText(body.data); return 1;
-            case "yaml": answer[3] = dataText(body.data); answer[1] = answer[3] === null ? toYAML(body.value) : jsonText(body.value); return 3;
-            case "file": answer[1] = body.value; answer[2] = body.contentType; return 4;
-            case "template": answer[1] = body.value; answer[2] = body.contentType; answer[3] = dataText(body.data); return 5;
-            case "none": return 0;
+            case "json":
+                bodyText = JSON.stringify(body.value) ?? "null";
+                data = body.data;
+                bodyData = data === undefined || data === null ? null : JSON.stringify(data) ?? null;
+                return "2";
+            case "text":
+                bodyText = body.value;
+                data = body.data;
+                bodyData = data === undefined || data === null ? null : JSON.stringify(data) ?? null;
+                return "1";
+            case "yaml": bodyData = dataText(body.data); bodyText = bodyData === null ? toYAML(body.value) : jsonText(body.value); return "3";
+            case "file": bodyText = body.value; bodyType = body.contentType; return "4";
+            case "template": bodyText = body.value; bodyType = body.contentType; bodyData = dataText(body.data); return "5";
+            case "none": return "0";
             }
         }
-        if (typeof body === "string") { answer[1] = body; return 1; }
+        if (typeof body === "string") { bodyText = body; return "1"; }
         const text = body === null ? undefined : JSON.stringify(body);
-        if (text === undefined) return 0;
-        answer[1] = text;
-        return 2;
+        if (text === undefined) return "0";
+        bodyText = text;
+        return "2";
     }
 
     function scriptPlace(thrown, url) {
@@ -284,14 +306,20 @@ enum ScriptPrelude {
                 throw new ResultError("response(request, cache) must return a Response such as Response.ok(Body.json({...})), but it returned " + describeValue(result));
             }
             const status = result.status;
-            if (!Number.isInteger(status) || status < 200 || status > 599) {
+            // Number.isInteger(status), without a call.
+            if (typeof status !== "number" || !(status >= 200 && status <= 599) || status % 1 !== 0) {
                 throw new ResultError("a Response's status must be an integer from 200 to 599, got " + JSON.stringify(status));
             }
-            const answer = [null, null, null, null];
-            const kind = setBody(result.body, answer);
-            if (answer[1] !== null && answer[1].length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
-            answer[0] = status + "\0" + kind + headerText(result.headers);
-            return answer;
+            const kind = setBody(result.body);
+            const text = typeof bodyText === "string" ? bodyText : "";
+            if (text.length > answerLimit) throw new ResultError("the response is larger than the 64 MiB a script may answer");
+            const contentType = typeof bodyType === "string" ? JSON.stringify(bodyType) : "";
+            const headers = result.headers;
+            // Most answers have no content type, data or headers: their middle fields are one constant (each
+            // + costs the interpreter a string of its own).
+            if (contentType === "" && bodyData === null && (headers === undefined || headers === null)) return status + "\0" + kind + noMiddle + text;
+            return status + "\0" + kind + "\0" + contentType + "\0" + (bodyData ?? "") + "\0"
+                + (headers === undefined || headers === null ? "0\0" : headerText(headers)) + text;
         } catch (thrown) {
             return describe(thrown, url);
         }

@@ -41,6 +41,8 @@ final class ScriptVM {
     private let current: ScriptCall
     /// Each script's `response` function, compiled on its first call here.
     private var compiled: [ObjectIdentifier: Compiled] = [:]
+    /// The one `compile` found last: a thread mostly calls the same script again, found without hashing.
+    private var lastCompiled: Compiled?
     /// The tree whose scripts this VM compiled; a call for another tree gets a new VM.
     weak var tree: AnyObject?
     /// A run was stopped for its time, its memory or its budget: what it made is given back with the VM,
@@ -151,7 +153,7 @@ final class ScriptVM {
     /// The YAML text of a JSON value's text (a YAML body rendered with template data); nil when it cannot
     /// be written.
     func yaml(_ json: [UInt8]) -> [UInt8]? {
-        let text = Self.makeString(js, context, String(decoding: json, as: UTF8.self))
+        let text = json.withUnsafeBufferPointer { Self.makeString(js, context, $0) }
         var exception: JSValueRef?
         watch.begin(seconds: limits.timeout, isTimeout: true)
         let result = withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 1) { arguments in
@@ -164,7 +166,11 @@ final class ScriptVM {
     }
 
     private func compile(_ script: ResponseScript, seconds: Double, isTimeout: Bool, keep: Bool = true) -> Result<Compiled, ScriptProblem> {
-        if let known = compiled[ObjectIdentifier(script)] { return .success(known) }
+        if let last = lastCompiled, last.script === script { return .success(last) }
+        if let known = compiled[ObjectIdentifier(script)] {
+            lastCompiled = known
+            return .success(known)
+        }
         var exception: JSValueRef?
         let wrapped = ScriptPrelude.prefix + script.source + ScriptPrelude.suffix
         watch.begin(seconds: seconds, isTimeout: isTimeout)
@@ -218,54 +224,65 @@ final class ScriptVM {
         }
     }
 
-    /// The prelude's answer: an array of the response's parts, or the description of a failure.
+    /// The prelude's answer (`ScriptPrelude`, `call`): the response's parts in one text, or the description
+    /// of a failure.
     private func response(from answer: JSValueRef) -> Result<ScriptResponse, ScriptProblem> {
-        guard js.valueGetType(context, answer) == kJSTypeObject, let parts = js.valueToObject(context, answer, nil) else {
-            return .failure(ScriptAnswer.problem(fromDescription: Self.text(js, context, answer), parser: parser)
+        let bytes = Self.bytes(js, context, answer)
+        guard bytes.first != UInt8(ascii: "{") else {
+            return .failure(ScriptAnswer.problem(fromDescription: String(decoding: bytes, as: UTF8.self), parser: parser)
                 ?? ScriptProblem(message: "the script's answer could not be read"))
         }
-        func string(_ index: UInt32) -> String? {
-            guard let value = js.objectGetPropertyAtIndex(context, parts, index, nil), js.valueGetType(context, value) == kJSTypeString else { return nil }
-            return Self.text(js, context, value)
-        }
-        // "status\0kind\0name\0value…"
-        let meta = js.objectGetPropertyAtIndex(context, parts, 0, nil).map { Self.bytes(js, context, $0) } ?? []
-        var fields: [Range<Int>] = []
-        var start = 0
-        for index in 0...meta.count where index == meta.count || meta[index] == 0 {
-            fields.append(start..<index)
-            start = index + 1
-        }
-        func number(_ field: Range<Int>) -> Int? {
-            guard !field.isEmpty, field.count < 10 else { return nil }
-            return meta[field].reduce(0) { $0 * 10 + Int($1) - 48 }
-        }
-        guard fields.count >= 2, fields.count % 2 == 0, let status = number(fields[0]), let kind = number(fields[1]) else {
-            return .failure(ScriptProblem(message: "the script's answer could not be read"))
-        }
-        let text = js.objectGetPropertyAtIndex(context, parts, 1, nil).flatMap {
-            js.valueGetType(context, $0) == kJSTypeString ? Self.bytes(js, context, $0) : nil
-        } ?? []
-        var data: JSONValue?
-        if kind != 4, let dataText = string(3) {
-            guard case .success(let parsed) = parser.parse(Array(dataText.utf8)) else {
-                return .failure(ScriptProblem(message: "the script's template data could not be read"))
+        return bytes.withUnsafeBufferPointer { bytes in
+            // "status\0kind\0contentType\0data\0count\0name\0value\0…body"
+            var start = 0
+            func field() -> Range<Int>? {
+                var end = start
+                while end < bytes.count, bytes[end] != 0 { end += 1 }
+                guard end < bytes.count else { return nil }
+                defer { start = end + 1 }
+                return start..<end
             }
-            data = parsed
+            func number(_ field: Range<Int>?) -> Int? {
+                guard let field, !field.isEmpty, field.count < 10 else { return nil }
+                var value = 0
+                for index in field {
+                    guard bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+                    value = value * 10 + Int(bytes[index]) - 48
+                }
+                return value
+            }
+            func text(_ field: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[field]), as: UTF8.self) }
+            func json(_ field: Range<Int>) -> Result<JSONValue, JSONSyntaxError> { parser.parse(Array(bytes[field])) }
+            let unreadable = Result<ScriptResponse, ScriptProblem>.failure(ScriptProblem(message: "the script's answer could not be read"))
+            guard let status = number(field()), let kind = number(field()), let typeField = field(), let dataField = field(),
+                  let count = number(field()) else { return unreadable }
+            var headers: [HTTPHeader] = []
+            if count > 0 { headers.reserveCapacity(count) }
+            for _ in 0..<count {
+                guard let name = field(), let value = field() else { return unreadable }
+                headers.append(HTTPHeader(name: text(name), value: text(value)))
+            }
+            var contentType: String?
+            if !typeField.isEmpty, case .success(.string(let type)) = json(typeField) { contentType = type }
+            var data: JSONValue?
+            if kind != 4, !dataField.isEmpty {
+                guard case .success(let parsed) = json(dataField) else {
+                    return .failure(ScriptProblem(message: "the script's template data could not be read"))
+                }
+                data = parsed
+            }
+            let rest = start..<bytes.count
+            let body: ScriptResponse.Body
+            switch kind {
+            case 1: body = .text(Array(bytes[rest]), data: data)
+            case 2: body = .json(Array(bytes[rest]), data: data)
+            case 3: body = data == nil ? .yaml(Array(bytes[rest])) : .yamlTemplate(json: Array(bytes[rest]), data: data)
+            case 4: body = .file(path: text(rest), contentType: contentType)
+            case 5: body = .template(path: text(rest), contentType: contentType, data: data)
+            default: body = .none
+            }
+            return .success(ScriptResponse(status: status, headers: headers, body: body))
         }
-        let body: ScriptResponse.Body
-        switch kind {
-        case 1: body = .text(text, data: data)
-        case 2: body = .json(text, data: data)
-        case 3: body = data == nil ? .yaml(text) : .yamlTemplate(json: text, data: data)
-        case 4: body = .file(path: String(decoding: text, as: UTF8.self), contentType: string(2))
-        case 5: body = .template(path: String(decoding: text, as: UTF8.self), contentType: string(2), data: data)
-        default: body = .none
-        }
-        let headers = stride(from: 2, to: fields.count, by: 2).map {
-            HTTPHeader(name: String(decoding: meta[fields[$0]], as: UTF8.self), value: String(decoding: meta[fields[$0 + 1]], as: UTF8.self))
-        }
-        return .success(ScriptResponse(status: status, headers: headers, body: body))
     }
 
     /// A thrown value as a problem with its place.
@@ -297,33 +314,43 @@ final class ScriptVM {
 
     /// `text` as a JavaScript string.
     static func makeString(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ text: String) -> JSValueRef? {
-        let string = jsString(js, text)
+        var text = text
+        return text.withUTF8 { makeString(js, context, $0) }
+    }
+
+    /// UTF-8 `bytes` as a JavaScript string.
+    static func makeString(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>) -> JSValueRef? {
+        let string = jsString(js, bytes)
         defer { js.stringRelease(string) }
         return js.valueMakeString(context, string)
     }
 
-    /// The value JSON `text` denotes, parsed by the engine; nil when it is not JSON.
-    static func parseJSON(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ text: String) -> JSValueRef? {
-        let string = jsString(js, text)
+    /// The value JSON text in UTF-8 `bytes` denotes, parsed by the engine; nil when it is not JSON.
+    static func parseJSON(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>) -> JSValueRef? {
+        let string = jsString(js, bytes)
         defer { js.stringRelease(string) }
         return js.valueMakeFromJSONString(context, string)
     }
 
-    /// `text` as the engine's string, made from UTF-16: an ASCII text (most requests) is widened byte by
-    /// byte, which costs a twentieth of what the engine's own UTF-8 decoder does.
+    /// `text` as the engine's string.
     static func jsString(_ js: JavaScriptCoreLibrary, _ text: String) -> JSStringRef? {
         var text = text
-        return text.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(1, bytes.count)) { wide in
-                var ascii: UInt8 = 0
-                for index in 0..<bytes.count {
-                    ascii |= bytes[index]
-                    wide[index] = UInt16(bytes[index])
-                }
-                if ascii < 0x80 { return js.stringCreateWithCharacters(wide.baseAddress, bytes.count) }
-                let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
-                return units.withUnsafeBufferPointer { js.stringCreateWithCharacters($0.baseAddress, $0.count) }
+        return text.withUTF8 { jsString(js, $0) }
+    }
+
+    /// UTF-8 `bytes` (invalid sequences read as U+FFFD) as the engine's string, made from UTF-16: an ASCII
+    /// text (most requests) is widened byte by byte, which costs a twentieth of what the engine's own UTF-8
+    /// decoder does.
+    static func jsString(_ js: JavaScriptCoreLibrary, _ bytes: UnsafeBufferPointer<UInt8>) -> JSStringRef? {
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(1, bytes.count)) { wide in
+            var ascii: UInt8 = 0
+            for index in 0..<bytes.count {
+                ascii |= bytes[index]
+                wide[index] = UInt16(bytes[index])
             }
+            if ascii < 0x80 { return js.stringCreateWithCharacters(wide.baseAddress, bytes.count) }
+            let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+            return units.withUnsafeBufferPointer { js.stringCreateWithCharacters($0.baseAddress, $0.count) }
         }
     }
 

@@ -42,7 +42,7 @@ final class VMSlot {
             longRuns.removeAll()
             return false
         }
-        return longRuns[ObjectIdentifier(script), default: 0] >= 2
+        return !longRuns.isEmpty && longRuns[ObjectIdentifier(script), default: 0] >= 2
     }
 
     func noteRanLong(_ script: ResponseScript) {

@@ -10,6 +10,11 @@ extension RequestModel {
     /// only for a `application/x-www-form-urlencoded` body; `body` and `bodyJSON` null for a body longer than
     /// was kept. Nil for a name that is no part.
     public func part(_ name: String) -> JSONValue? {
+        if let pairs = pairs(ofPart: name) {
+            return .object(Self.grouped(pairs).map { group in
+                JSONMember(key: group.name, value: group.values.map { .array($0.map(JSONValue.string)) } ?? .string(group.first))
+            })
+        }
         switch name {
         case "method": return .string(request.method)
         case "path": return .string(request.path)
@@ -17,11 +22,55 @@ extension RequestModel {
         case "body": return bodyTooLarge ? .null : bodyText.map(JSONValue.string) ?? .null
         case "bodyJSON": return bodyTooLarge ? .null : bodyJSON ?? .null
         case "pathComponents": return .array([.string("/")] + request.segments.segments.map(JSONValue.string))
-        case "headers": return Self.grouped(headers.map { ($0.name.lowercased(), $0.value) })
-        case "pathParameters": return Self.grouped(pathParameters.map { ($0.name, $0.value) })
-        case "queryParameters": return Self.grouped(queryParameters.fields.map { ($0.name, $0.value) })
-        case "formParameters": return Self.grouped(hasFormBody ? formParameters.fields.map { ($0.name, $0.value) } : [])
         default: return nil
+        }
+    }
+
+    /// `part(name)`'s compact JSON text appended to `output` (`null` for a name that is no part); an object of
+    /// names is written straight from the request, without building its value (scripts read parts as text).
+    public func writePart(_ name: String, to output: inout [UInt8]) {
+        guard let pairs = pairs(ofPart: name) else {
+            (part(name) ?? .null).write(to: &output)
+            return
+        }
+        output.append(UInt8(ascii: "{"))
+        if pairs.count < 2 {
+            // One name cannot repeat: nothing to group.
+            for (name, value) in pairs {
+                JSONStringEscaping.appendQuoted(name, to: &output)
+                output.append(UInt8(ascii: ":"))
+                JSONStringEscaping.appendQuoted(value, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+            return
+        }
+        for (index, group) in Self.grouped(pairs).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONStringEscaping.appendQuoted(group.name, to: &output)
+            output.append(UInt8(ascii: ":"))
+            guard let values = group.values else {
+                JSONStringEscaping.appendQuoted(group.first, to: &output)
+                continue
+            }
+            output.append(UInt8(ascii: "["))
+            for (position, value) in values.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                JSONStringEscaping.appendQuoted(value, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// The names and values of a part that is an object of names (header names in lower case, form fields
+    /// only for a form body); nil for another part.
+    private func pairs(ofPart name: String) -> [(String, String)]? {
+        switch name {
+        case "headers": headers.map { ($0.name.lowercased(), $0.value) }
+        case "pathParameters": pathParameters.map { ($0.name, $0.value) }
+        case "queryParameters": queryParameters.fields.map { ($0.name, $0.value) }
+        case "formParameters": hasFormBody ? formParameters.fields.map { ($0.name, $0.value) } : []
+        default: nil
         }
     }
 
@@ -53,26 +102,23 @@ extension RequestModel {
         }
     }
 
-    /// An object of each name's value (a list of them for a repeated name), in order of first appearance.
-    /// Names are looked up among those seen so far (through an index only when there are many), and a list
-    /// is made only for a name that repeats.
-    static func grouped(_ pairs: [(String, String)]) -> JSONValue {
-        var names: [String] = [], firsts: [String] = []
-        names.reserveCapacity(pairs.count)
-        firsts.reserveCapacity(pairs.count)
-        var repeats: [Int: [String]] = [:]
+    /// Each name once, in order of first appearance, with its first value and, for a name that repeats,
+    /// the list of all its values (an object of names gives such a name a list). Names are looked up among
+    /// those seen so far (through an index only when there are many), and a list is made only for a name
+    /// that repeats.
+    static func grouped(_ pairs: [(String, String)]) -> [(name: String, first: String, values: [String]?)] {
+        var groups: [(name: String, first: String, values: [String]?)] = []
+        groups.reserveCapacity(pairs.count)
         var index: [String: Int]? = pairs.count > 16 ? [:] : nil
         for (name, value) in pairs {
-            guard let known = index != nil ? index![name] : names.firstIndex(of: name) else {
-                index?[name] = names.count
-                names.append(name)
-                firsts.append(value)
+            guard let known = index != nil ? index![name] : groups.firstIndex(where: { $0.name == name }) else {
+                index?[name] = groups.count
+                groups.append((name, value, nil))
                 continue
             }
-            repeats[known, default: [firsts[known]]].append(value)
+            if groups[known].values == nil { groups[known].values = [groups[known].first] }
+            groups[known].values!.append(value)
         }
-        return .object(names.indices.map { position in
-            JSONMember(key: names[position], value: repeats[position].map { .array($0.map(JSONValue.string)) } ?? .string(firsts[position]))
-        })
+        return groups
     }
 }

@@ -53,8 +53,9 @@ public enum RouteSegment: Sendable, Hashable {
     /// The name a `{name}` or `:name` segment captures under; nil for other segments.
     public var parameterName: String? {
         guard case .parameter(let spelling) = self else { return nil }
-        let name = spelling.hasPrefix(":") ? spelling.dropFirst() : spelling.dropFirst().dropLast()
-        return String(name)
+        // On its bytes: `:` and the braces are ASCII (a request's path parameters are read per request).
+        let bytes = spelling.utf8
+        return String(Substring(bytes.first == UInt8(ascii: ":") ? bytes.dropFirst() : bytes.dropFirst().dropLast()))
     }
 
     /// `{id}`, `:id` and `*` all match any one segment; `%2A` and a folder that could be named `*` as a

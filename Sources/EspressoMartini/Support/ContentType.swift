@@ -48,6 +48,12 @@ public enum ContentType {
     /// The media type of a `Content-Type` value, in lower case, without parameters or spaces:
     /// `application/json; charset=utf-8` → `application/json`.
     public static func mediaType(of contentType: String) -> String {
+        // Most are written so already (`application/json`): the text itself, nothing copied.
+        let plain = contentType.utf8.allSatisfy { byte in
+            byte < 0x80 && byte != UInt8(ascii: ";") && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+                && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        }
+        if plain { return contentType }
         var bytes: [UInt8] = []
         for byte in contentType.utf8 {
             switch byte {

@@ -47,7 +47,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         var heldHead: UpstreamHead?
     }
 
-    let transfer: HTTPClientTransfer
+    let transfer: any UpstreamTransfer
     /// What the sender reports once the answer is queued (the access log, the journal).
     let decision: Decision
     let request: Request
@@ -77,7 +77,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     private var pendingHead: UpstreamHead?
 
     init(
-        transfer: HTTPClientTransfer, decision: Decision, request: Request, connection: any RequestConnection, hangUps: HangUpWatcher?,
+        transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection, hangUps: HangUpWatcher?,
         forwarder: Forwarder, recording: RecordedRequest?
     ) {
         self.transfer = transfer

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 /// Forwards requests to the proxy's target (doc/recording.md): one thread drives every transfer at once
-/// through one `HTTPClientMulti`, which keeps the connections to the target alive. libmicrohttpd's threads
+/// through one `UpstreamClient`, which keeps the connections to the target alive. libmicrohttpd's threads
 /// only hand requests, body pieces and wake-ups over (`forward`, `unpause`, `cancel`): nothing slow runs on
 /// them. Transfers' easy handles are reused. The thread sleeps while nothing is forwarded.
 final class Forwarder: @unchecked Sendable {
@@ -15,9 +15,8 @@ final class Forwarder: @unchecked Sendable {
     /// Spy mode: each recording reloads the tree, and the client's answer ends once it has.
     let recordingReloads: Bool
     private let logger: Logger
-    private let multi: HTTPClientMulti
+    private let multi: any UpstreamClient
     private let timeoutNanoseconds: UInt64
-    private let clientSettings: HTTPClientSettings
     /// What every forwarded request's URL and headers share, as bytes (`Forwarder+request.swift`).
     let requestParts: ForwardedRequestParts
 
@@ -32,7 +31,7 @@ final class Forwarder: @unchecked Sendable {
 
     private let commands = Locked(Commands())
     /// Easy handles of ended transfers, for the next ones.
-    private let spareTransfers = Locked<[HTTPClientTransfer]>([])
+    private let spareTransfers = Locked<[any UpstreamTransfer]>([])
     private var thread: SystemThread?
     // On the forwarding thread only.
     private var running: [ObjectIdentifier: ForwardedExchange] = [:]
@@ -43,10 +42,18 @@ final class Forwarder: @unchecked Sendable {
     private var nextOverdueCheck: UInt64 = 0
     private let overdueCheckInterval: UInt64
 
-    /// Loads libcurl and starts the forwarding thread; throws when libcurl cannot be loaded.
+    /// Starts the forwarding thread, with the client of its own for a plain-HTTP target given by address,
+    /// else libcurl; throws when libcurl is needed and cannot be loaded.
     init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(HTTPClientUnavailable) {
-        if let problem = loadHTTPClient() { throw problem }
-        guard let multi = HTTPClientMulti(connectionsKept: 256) else { throw HTTPClientUnavailable(description: "libcurl cannot make a multi handle") }
+        let multi: any UpstreamClient
+        if let plain = PlainHTTPClient(target: proxy.target, connectionsKept: 256) {
+            multi = plain
+        } else {
+            if let problem = loadHTTPClient() { throw problem }
+            let settings = HTTPClientSettings(connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities)
+            guard let curl = HTTPClientMulti(connectionsKept: 256, settings: settings) else { throw HTTPClientUnavailable(description: "libcurl cannot make a multi handle") }
+            multi = curl
+        }
         self.proxy = proxy
         self.scheme = scheme
         self.recording = recording
@@ -55,7 +62,6 @@ final class Forwarder: @unchecked Sendable {
         self.multi = multi
         timeoutNanoseconds = UInt64(proxy.timeout * 1_000_000_000)
         overdueCheckInterval = max(1_000_000, min(1_000_000_000, timeoutNanoseconds / 4))
-        clientSettings = HTTPClientSettings(connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities)
         requestParts = ForwardedRequestParts(proxy: proxy, scheme: scheme)
         thread = SystemThread { [self] in run() }
     }
@@ -67,7 +73,7 @@ final class Forwarder: @unchecked Sendable {
     func forward(
         _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection, hangUps: HangUpWatcher?
     ) -> ForwardedExchange? {
-        guard let transfer = spareTransfers.withLock({ $0.popLast() }) ?? HTTPClientTransfer(settings: clientSettings) else { return nil }
+        guard let transfer = spareTransfers.withLock({ $0.popLast() }) ?? multi.makeTransfer() else { return nil }
         var recorded: ForwardedExchange.RecordedRequest?
         if recording != nil {
             if let method = request.knownMethod {

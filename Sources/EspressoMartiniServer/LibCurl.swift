@@ -2,7 +2,7 @@ internal import CCurl
 internal import CEpoll
 import EspressoMartini
 import Glibc
-import Synchronization
+
 
 // libcurl behind Swift types: the only file that sees its C API. The library (its GnuTLS build, as Debian
 // ships it) is loaded with dlopen the first time a server with a `proxy` starts, so a server without one
@@ -152,7 +152,7 @@ struct TransferFailure: Error, Sendable {
 /// One request to the target: a libcurl easy handle, reused for transfer after transfer (what stays the same
 /// is set once, so that libcurl keeps its buffers). Configured on any thread while it is in no
 /// `HTTPClientMulti`; driven only by the multi's thread.
-final class HTTPClientTransfer: @unchecked Sendable {
+final class HTTPClientTransfer: UpstreamTransfer, @unchecked Sendable {
     private let library: CurlLibrary
     fileprivate let handle: UnsafeMutableRawPointer
     /// Its sockets are closed through the multi it was added to, which is always the same one.
@@ -297,17 +297,12 @@ final class HTTPClientTransfer: @unchecked Sendable {
 /// other sockets (the resolver's) it closes without telling, so they leave the set and the table as soon as
 /// it stops watching them, lest a new socket of the same number be taken for one in the set. `wakeup`
 /// writes an event only while the thread waits or is about to.
-final class HTTPClientMulti: @unchecked Sendable {
+final class HTTPClientMulti: UpstreamClient, @unchecked Sendable {
     private let library: CurlLibrary
     private let handle: UnsafeMutableRawPointer
-    private let poll: Int32
-    /// Ends a wait: an eventfd in the set, edge-triggered, so it is never read.
-    private let wakeupEvent: Int32
-    /// The thread waits, or is about to: the next `wakeup` writes the event.
-    private let waiting = Atomic<Bool>(false)
-    private static let wakeupToken = UInt64.max
-    private static let eventCapacity = 64
-    private let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: HTTPClientMulti.eventCapacity)
+    private let settings: HTTPClientSettings
+    private let poll: ForwardingPoll
+    private var pollDescriptor: Int32 { poll.descriptor }
 
     // On the multi's thread only.
     /// When libcurl's timer runs out (monotonic nanoseconds); nil when it has none.
@@ -327,22 +322,12 @@ final class HTTPClientMulti: @unchecked Sendable {
     }
 
     /// Nil when libcurl cannot be loaded, or no multi handle, epoll set or eventfd can be made.
-    init?(connectionsKept: Int) {
-        guard case .success(let library) = CurlLibrary.shared else { return nil }
-        let poll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        let wakeupEvent = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLET.rawValue
-        event.data.u64 = Self.wakeupToken
-        guard poll >= 0, wakeupEvent >= 0, epoll_ctl(poll, EPOLL_CTL_ADD, wakeupEvent, &event) == 0, let handle = library.multiInit() else {
-            if poll >= 0 { close(poll) }
-            if wakeupEvent >= 0 { close(wakeupEvent) }
-            return nil
-        }
+    init?(connectionsKept: Int, settings: HTTPClientSettings) {
+        guard case .success(let library) = CurlLibrary.shared, let poll = ForwardingPoll(), let handle = library.multiInit() else { return nil }
         self.library = library
         self.handle = handle
+        self.settings = settings
         self.poll = poll
-        self.wakeupEvent = wakeupEvent
         let setopt = library.multiSetopt
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = em_curl_multi_setopt_long(setopt, handle, CURLMOPT_MAXCONNECTS, connectionsKept)
@@ -354,12 +339,14 @@ final class HTTPClientMulti: @unchecked Sendable {
 
     deinit {
         _ = library.multiCleanup(handle)  // closes the kept connections, through closeSocket
-        close(poll)
-        close(wakeupEvent)
-        events.deallocate()
     }
 
-    func add(_ transfer: HTTPClientTransfer) {
+    func makeTransfer() -> (any UpstreamTransfer)? {
+        HTTPClientTransfer(settings: settings)
+    }
+
+    func add(_ transfer: any UpstreamTransfer) {
+        let transfer = transfer as! HTTPClientTransfer
         if !transfer.closesSocketsThroughMulti {
             transfer.closesSocketsThroughMulti = true
             let me = Unmanaged.passUnretained(self).toOpaque()
@@ -372,8 +359,8 @@ final class HTTPClientMulti: @unchecked Sendable {
     }
 
     /// Stops `transfer` where it is (its connection is closed unless it was complete).
-    func remove(_ transfer: HTTPClientTransfer) {
-        _ = library.multiRemoveHandle(handle, transfer.handle)
+    func remove(_ transfer: any UpstreamTransfer) {
+        _ = library.multiRemoveHandle(handle, (transfer as! HTTPClientTransfer).handle)
     }
 
     /// Moves on the transfers whose time has come (just added, unpaused, or timed by libcurl); the callbacks
@@ -387,8 +374,8 @@ final class HTTPClientMulti: @unchecked Sendable {
 
     /// The transfers that have ended since the last call, each with its failure (nil: the answer is complete).
     /// They are still in the multi: `remove` each.
-    func ended() -> [(transfer: HTTPClientTransfer, failure: TransferFailure?)] {
-        var ended: [(HTTPClientTransfer, TransferFailure?)] = []
+    func ended() -> [(transfer: any UpstreamTransfer, failure: TransferFailure?)] {
+        var ended: [(any UpstreamTransfer, TransferFailure?)] = []
         var left: Int32 = 0
         while let message = library.multiInfoRead(handle, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -412,23 +399,14 @@ final class HTTPClientMulti: @unchecked Sendable {
             let now = Monitor<Int>.now()
             timeout = due <= now ? 0 : min(timeout, Int((due - now + 999_999) / 1_000_000))
         }
-        if timeout > 0 {
-            waiting.store(true, ordering: .sequentiallyConsistent)
-            if pending() { timeout = 0 }
-        }
-        let count = epoll_wait(poll, events, Int32(Self.eventCapacity), Int32(clamping: timeout))
-        waiting.store(false, ordering: .sequentiallyConsistent)
         var running: Int32 = 0
-        for index in 0..<max(0, Int(count)) {
-            let token = events[index].data.u64
-            guard token != Self.wakeupToken else { continue }
+        poll.wait(milliseconds: timeout, unless: pending) { token, ready in
             let socket = Int32(truncatingIfNeeded: token)
-            let ready = events[index].events
             guard let watch = sockets[socket], watch.wanted != 0 else {
                 // A kept-alive connection libcurl does not watch now (the target closed it): out of the set.
-                _ = epoll_ctl(poll, EPOLL_CTL_DEL, socket, nil)
+                _ = epoll_ctl(pollDescriptor, EPOLL_CTL_DEL, socket, nil)
                 sockets[socket]?.watched = 0
-                continue
+                return
             }
             let failed = ready & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
             var action: Int32 = 0
@@ -438,11 +416,8 @@ final class HTTPClientMulti: @unchecked Sendable {
         }
     }
 
-    /// Ends a `wait` now, or makes the next one return at once. Any thread.
     func wakeup() {
-        guard waiting.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        var one: UInt64 = 1
-        _ = write(wakeupEvent, &one, MemoryLayout<UInt64>.size)
+        poll.wakeup()
     }
 
     /// Brings the epoll set in line with what libcurl wants. A socket it stopped watching stays in the set
@@ -452,16 +427,16 @@ final class HTTPClientMulti: @unchecked Sendable {
             guard let watch = sockets[socket], watch.wanted != watch.watched else { continue }
             if watch.wanted == 0 {
                 if watch.isConnection, watch.watched == EPOLLIN.rawValue { continue }
-                if watch.watched != 0 { _ = epoll_ctl(poll, EPOLL_CTL_DEL, socket, nil) }
+                if watch.watched != 0 { _ = epoll_ctl(pollDescriptor, EPOLL_CTL_DEL, socket, nil) }
                 if watch.isConnection { sockets[socket]?.watched = 0 } else { sockets[socket] = nil }
                 continue
             }
             var event = epoll_event()
             event.events = watch.wanted
             event.data.u64 = UInt64(UInt32(bitPattern: socket))
-            if epoll_ctl(poll, watch.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
+            if epoll_ctl(pollDescriptor, watch.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
                 // Out of step with the set (never expected): try the other way.
-                _ = epoll_ctl(poll, errno == EEXIST ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
+                _ = epoll_ctl(pollDescriptor, errno == EEXIST ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
             }
             sockets[socket]?.watched = watch.wanted
         }

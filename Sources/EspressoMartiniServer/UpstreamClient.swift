@@ -1,0 +1,37 @@
+/// What drives requests to the proxy's target, on the forwarding thread: libcurl (`HTTPClientMulti`, for
+/// `https://` targets and targets named by a host name) or `PlainHTTPClient` (plain HTTP to an address,
+/// the common local case, at a fraction of libcurl's cost per request). Every method but `makeTransfer`
+/// and `wakeup` is called on the forwarding thread only.
+protocol UpstreamClient: AnyObject, Sendable {
+    /// A new transfer; nil when none can be made.
+    func makeTransfer() -> (any UpstreamTransfer)?
+    /// Starts the transfer, configured beforehand.
+    func add(_ transfer: any UpstreamTransfer)
+    /// Stops `transfer` where it is (its connection is closed unless its answer was complete), and forgets
+    /// that it ended if `ended` has not said so yet.
+    func remove(_ transfer: any UpstreamTransfer)
+    /// Moves on the transfers whose time has come.
+    func runTimers()
+    /// The transfers that have ended since the last call, each with its failure (nil: the answer is
+    /// complete). Each is then given to `remove`.
+    func ended() -> [(transfer: any UpstreamTransfer, failure: TransferFailure?)]
+    /// Waits until a connection is ready, a timer runs out, `wakeup` is called or `milliseconds` have passed,
+    /// then moves on the transfers of the ready connections (their receivers' callbacks run meanwhile).
+    /// Does not wait when `pending()`, asked once the thread counts as waiting, says there is work.
+    func wait(milliseconds: Int, unless pending: () -> Bool)
+    /// Ends a `wait` now, or makes the next one return at once. Any thread.
+    func wakeup()
+}
+
+/// One request to the target, reused for request after request. Configured on any thread while it is in
+/// no client; driven only by the forwarding thread.
+protocol UpstreamTransfer: AnyObject, Sendable {
+    /// The next request's URL and header lines, written before `configure`.
+    var text: UpstreamRequestText { get }
+    /// Sets the transfer up for `request`, whose URL and header lines are in `text`, reporting to `receiver`.
+    func configure(_ request: UpstreamRequest, receiver: HTTPClientTransferReceiver)
+    /// Receiving and sending go on after a pause; the receiver's callbacks may run at once.
+    func unpause()
+    /// Lets go of the receiver once the transfer has ended.
+    func release()
+}

@@ -185,8 +185,9 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
             connection.isConnecting = false
         }
         if events & EPOLLOUT.rawValue != 0 { send(connection) }
-        if transfer.connection === connection, events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
-            receive(connection)
+        let ended = events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+        if transfer.connection === connection, ended || events & EPOLLIN.rawValue != 0 {
+            receive(connection, toTheEnd: ended)
         }
     }
 
@@ -239,12 +240,13 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         }
     }
 
-    /// Reads the answer as far as the socket has it.
-    private func receive(_ connection: UpstreamConnection) {
+    /// Reads the answer as far as the socket has it: until a read comes back short, or with `toTheEnd`
+    /// (the target closed its side, which raises no event again) until the socket has no more or ends.
+    private func receive(_ connection: UpstreamConnection, toTheEnd: Bool = false) {
         while let transfer = connection.transfer, !transfer.receivingPaused {
             let count = recv(connection.socket, buffer.baseAddress, buffer.count, 0)
             if count > 0 {
-                guard take(UnsafeRawBufferPointer(rebasing: buffer[..<count]), for: transfer), count == buffer.count else { return }
+                guard take(UnsafeRawBufferPointer(rebasing: buffer[..<count]), for: transfer), count == buffer.count || toTheEnd else { return }
             } else if count == 0 {
                 if let problem = transfer.reader.finish() {
                     connectionBroke(connection, transfer, problem)

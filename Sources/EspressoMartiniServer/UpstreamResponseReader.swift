@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads an HTTP/1.1 answer from the bytes a connection to the target receives, as they come: the lines of
 /// its head (interim `1xx` heads included, which it skips past), then its body without the transfer
 /// coding (`chunked` decoded), ending where its framing says: `Content-Length`, the last chunk, no body at
@@ -77,7 +79,7 @@ struct UpstreamResponseReader {
         while at < bytes.count {
             switch state {
             case .head, .chunkSize, .trailers, .chunkEnd:
-                guard let lineEnd = bytes[at...].firstIndex(of: 0x0A) else {
+                guard let lineEnd = Self.index(of: 0x0A, in: bytes, from: at) else {
                     partialLine.append(contentsOf: bytes[at...])
                     at = bytes.count
                     if partialLine.count > Self.headLimit { return .malformed("a line of the target's answer is longer than \(Self.headLimit) bytes") }
@@ -142,7 +144,7 @@ struct UpstreamResponseReader {
             if statusCode == 0 {
                 guard let code = Self.statusCode(content) else { return "the target's answer does not start with an HTTP/1 status line" }
                 statusCode = code
-                isHTTP10 = content.starts(with: "HTTP/1.0".utf8)
+                isHTTP10 = content[7] == UInt8(ascii: "0")
                 headLine(line)
                 return nil
             }
@@ -197,7 +199,7 @@ struct UpstreamResponseReader {
 
     /// Notes the headers that frame the body or end the connection.
     private mutating func readHeader(_ line: UnsafeRawBufferPointer) {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        guard let colon = Self.index(of: UInt8(ascii: ":"), in: line, from: 0) else { return }
         let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         if Self.named(name, Self.contentLengthName) {
@@ -220,9 +222,17 @@ struct UpstreamResponseReader {
     private static let chunkedName = Array("chunked".utf8)
     private static let closeName = Array("close".utf8)
 
+    /// Where `byte` first is in `bytes` from `start` on.
+    private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
     /// `HTTP/1.x NNN …` → NNN.
     private static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
-        guard line.count >= 12, line.starts(with: "HTTP/1.".utf8), line[8] == UInt8(ascii: " ") else { return nil }
+        guard line.count >= 12, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+              line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"), line[5] == UInt8(ascii: "1"), line[6] == UInt8(ascii: "."),
+              line[8] == UInt8(ascii: " ") else { return nil }
         var code = 0
         for byte in line[9..<12] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

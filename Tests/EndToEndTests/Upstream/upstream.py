@@ -18,6 +18,12 @@ killed or until its standard input (a pipe from the test process) ends, so it ne
   POST /upload            reads the body as it comes; {"size": N, "crc32": C}
   GET  /hop               hop-by-hop headers (Connection: X-Hop, X-Hop, Keep-Alive, Proxy-Note) and X-Kept
   GET  /__upstream/hits   {"PATH": calls} for every path asked, and "connections": TCP connections accepted
+  GET  /unframed          a text without Content-Length or chunks, ended by closing the connection
+  GET  /trailers          a chunked text with a chunk extension and a trailer
+  GET  /hints             103 Early Hints, then a JSON object
+  GET  /then-close        a JSON object (with Content-Length, no Connection: close), then, 0.3 s later, the
+                          connection closed unread: a request sent on it meanwhile gets no answer
+  GET  /garbage           bytes that are no HTTP answer, then the connection closed
 Any other path: 404 with a JSON body naming it.
 """
 import gzip
@@ -151,6 +157,33 @@ class Handler(BaseHTTPRequestHandler):
                 ("Connection", "X-Hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5"), ("Proxy-Note", "x"), ("X-Kept", "yes")])
         if url.path == "/cookie":
             return self.send(200, b'{"cookie": "set"}', headers=[("Set-Cookie", "session=upstream-secret; Path=/")])
+        if url.path == "/unframed":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(b"unframed: the end of the connection ends me")
+            self.close_connection = True
+            return
+        if url.path == "/trailers":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"9;kind=first\r\nespresso \r\n7\r\nmartini\r\n0\r\nX-Checksum: 42\r\n\r\n")
+            return
+        if url.path == "/hints":
+            self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+            return self.send(200, b'{"hints": "before me"}')
+        if url.path == "/then-close":
+            self.send(200, json.dumps({"then": "close", "count": count}).encode())
+            self.wfile.flush()
+            time.sleep(0.3)
+            self.close_connection = True
+            return
+        if url.path == "/garbage":
+            self.wfile.write(b"SSH-2.0-NotHTTP\r\n\r\n")
+            self.close_connection = True
+            return
         if url.path == "/empty":
             self.send_response(204)
             self.end_headers()

@@ -14,15 +14,21 @@ struct TargetAnswerTests {
         let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
         defer { server.stop() }
         for _ in 0..<2 {
-            // Of a length unknown until its end, each goes to the client chunked.
+            // Known whole before the client's answer starts, it goes with its length; else chunked.
             let unframed = try await server.client.get("/unframed")
-            #expect(unframed.statusCode == 200 && unframed.header("Transfer-Encoding") == "chunked")
-            #expect(Self.dechunked(unframed.body) == "unframed: the end of the connection ends me", "\(unframed.text)")
+            #expect(unframed.statusCode == 200 && Self.body(of: unframed) == "unframed: the end of the connection ends me", "\(unframed.text)")
             let chunked = try await server.client.get("/trailers")
-            #expect(chunked.statusCode == 200 && Self.dechunked(chunked.body) == "espresso martini", "\(chunked.text)")
+            #expect(chunked.statusCode == 200 && Self.body(of: chunked) == "espresso martini", "\(chunked.text)")
             let hinted = try await server.client.get("/hints")
             #expect(hinted.statusCode == 200 && hinted.text == #"{"hints": "before me"}"#, "\(hinted.text)")
         }
+    }
+
+    /// The answer's body as text, without its chunk framing if it is chunked (nil: chunked, but not as
+    /// HTTP/1.1 says).
+    static func body(of response: HTTPResponse) -> String? {
+        guard response.header("Transfer-Encoding") == "chunked" else { return response.text }
+        return dechunked(response.body)
     }
 
     /// A chunked body's bytes without its framing, as text (nil when it is not chunked as HTTP/1.1 says).

@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The modules every request runs through: in release builds, without the run-time checks of exclusive access
+/// to class properties (debug builds, and so every test and sanitizer run, keep them).
+let serving: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "espressomartini",
     platforms: [.macOS(.v15)],
@@ -32,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
-        .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: serving),
         // What a Linux daemon needs besides HTTP, through libc only: the listening socket, the tree watcher
         // (inotify), systemd's readiness notification.
         .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
@@ -54,7 +58,8 @@ let package = Package(
         // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll", "CCurl", "CZlib", "CBrotli"]
+            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll", "CCurl", "CZlib", "CBrotli"],
+            swiftSettings: serving
         ),
         // The commands; `run` makes the parser, the script engine, the decider and the server in one place.
         .executableTarget(

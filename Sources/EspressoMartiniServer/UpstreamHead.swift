@@ -79,9 +79,11 @@ struct UpstreamHead: Sendable {
                 head.finish()
                 return head
             }
-            if bytes.starts(with: "HTTP/".utf8) {
+            if bytes.count >= 5, bytes[bytes.startIndex] == UInt8(ascii: "H"), bytes[bytes.startIndex + 1] == UInt8(ascii: "T"),
+               bytes[bytes.startIndex + 2] == UInt8(ascii: "T"), bytes[bytes.startIndex + 3] == UInt8(ascii: "P"), bytes[bytes.startIndex + 4] == UInt8(ascii: "/") {
                 head = UpstreamHead()
                 head.bytes.reserveCapacity(512)
+                head.fields.reserveCapacity(16)
                 guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return nil }
                 var code = 0
                 for byte in bytes[(space + 1)...].prefix(3) where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
@@ -113,11 +115,15 @@ struct UpstreamHead: Sendable {
 
         /// Without leading and trailing spaces, tabs, CR and LF.
         private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-            guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
-                return bytes[bytes.startIndex..<bytes.startIndex]
-            }
-            return bytes[first...last]
+            var start = bytes.startIndex
+            var end = bytes.endIndex
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            return bytes[start..<end]
+        }
+
+        private static func isBlank(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
         }
     }
 

@@ -172,7 +172,9 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
         let records = recordedRequest.withLock { $0 != nil }
         if records, !bodiless { recordedBody = [] }
-        let holdsBack = records && forwarder.recordingReloads
+        // Spy mode: the next identical request finds the exchange in the tree; else while the writer is behind,
+        // the client waits for its own exchange, which bounds what waits to be written.
+        let holdsBack = records && (forwarder.recordingReloads || forwarder.recording?.isBehind == true)
         answer.expect(size: isHead ? 0 : complete.contentLength, holdingBackEnd: holdsBack && !bodiless)
         if holdsBack && bodiless {
             shared.withLock { $0.heldHead = complete }

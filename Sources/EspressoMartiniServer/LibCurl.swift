@@ -3,7 +3,6 @@ internal import CEpoll
 import EspressoMartini
 import Glibc
 
-
 // libcurl behind Swift types: the only file that sees its C API. The library (its GnuTLS build, as Debian
 // ships it) is loaded with dlopen the first time a server with a `proxy` starts, so a server without one
 // neither maps it nor the thirty libraries it links. `HTTPClientTransfer` is one request to the target (an

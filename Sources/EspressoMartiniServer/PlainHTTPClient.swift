@@ -4,8 +4,8 @@ import Glibc
 
 /// An HTTP/1.1 client of its own for a plain-HTTP target given by address (`http://127.0.0.1:9000`,
 /// `http://[::1]:9000`, `http://localhost:3000`): the forwarding thread sends each request and reads its
-/// answer on kept-alive connections in one epoll set, with a system call or two per request and no
-/// allocation once warm. libcurl costs several times as much per request; it stays for `https://` targets
+/// answer on kept-alive connections in one epoll set, with one system call each way for a small answer.
+/// libcurl costs several times as much per request (doc/performance.md); it stays for `https://` targets
 /// and targets named by a host name, which it resolves and verifies.
 ///
 /// Connections are edge-triggered in the set for reading and writing, added once and never changed: a

@@ -1,13 +1,20 @@
 import EspressoMartini
 import Glibc
 import Logging
+import Synchronization
 
 /// Writes recorded exchanges into the tree, one at a time, on a thread of its own (so neither
 /// libmicrohttpd's threads nor the HTTP client's wait on the disk): decodes the body from its
 /// `Content-Encoding`, hands the exchange to the core's `ExchangeRecorder`, and in spy mode reloads the
 /// tree, so that it answers the next identical request. Then it calls the job's `then`, which lets the
 /// client's answer end.
+///
+/// Forwarding outpaces the disk (each new exchange is new folders and files): while `backlogLimit`
+/// exchanges wait to be written, the writer `isBehind`, and an answer recorded meanwhile is held back
+/// until its own exchange is written, so what waits in memory stays bounded under any load.
 final class RecordingWriter: @unchecked Sendable {
+    static let backlogLimit = 256
+
     /// Hidden inside the requests folder: the loader and the watcher ignore it, and a body written there is
     /// moved into the tree by a rename.
     static let scratchFolderName = ".espressomartini-recording"
@@ -38,6 +45,8 @@ final class RecordingWriter: @unchecked Sendable {
     private let logger: Logger
     private let queue = Monitor(Queue())
     private let written = Locked(Summary())
+    /// Jobs submitted and not yet written.
+    private let backlog = Atomic<Int>(0)
     private var thread: SystemThread?
 
     /// Makes the scratch folder; throws when it cannot be made.
@@ -52,8 +61,12 @@ final class RecordingWriter: @unchecked Sendable {
         thread = SystemThread { [self] in run() }
     }
 
+    /// `backlogLimit` exchanges or more wait to be written. Any thread.
+    var isBehind: Bool { backlog.load(ordering: .relaxed) >= Self.backlogLimit }
+
     /// Queues `job`; any thread.
     func submit(_ job: Job) {
+        backlog.add(1, ordering: .relaxed)
         queue.withLock { $0.jobs.append(job) }
         queue.signal()
     }
@@ -82,6 +95,7 @@ final class RecordingWriter: @unchecked Sendable {
             guard !batch.isEmpty else { return }
             for job in batch {
                 write(job)
+                backlog.subtract(1, ordering: .relaxed)
                 job.then()
             }
         }

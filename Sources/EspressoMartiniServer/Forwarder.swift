@@ -5,7 +5,7 @@ import Synchronization
 /// Forwards requests to the proxy's target (doc/recording.md): one thread drives every transfer at once
 /// through one `UpstreamClient`, which keeps the connections to the target alive. libmicrohttpd's threads
 /// only hand requests, body pieces and wake-ups over (`forward`, `unpause`, `cancel`): nothing slow runs on
-/// them. Transfers' easy handles are reused. The thread sleeps while nothing is forwarded.
+/// them. Transfers are reused. The thread sleeps while nothing is forwarded.
 final class Forwarder: @unchecked Sendable {
     let proxy: ProxyConfiguration
     /// `http` or `https`: how clients reach this server, for `X-Forwarded-Proto`.
@@ -30,7 +30,7 @@ final class Forwarder: @unchecked Sendable {
     }
 
     private let commands = Locked(Commands())
-    /// Easy handles of ended transfers, for the next ones.
+    /// Ended transfers, for the next ones.
     private let spareTransfers = Locked<[any UpstreamTransfer]>([])
     private var thread: SystemThread?
     // On the forwarding thread only.

@@ -26,8 +26,8 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     private let connectionsKept: Int
     private let poll: ForwardingPoll
     private static let bufferSize = 64 << 10
-    /// Where answers are read and bodies written, one at a time.
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PlainHTTPClient.bufferSize, alignment: 16)
+    /// Where answers are read and bodies written, one at a time (allocated once the client is sure to be made).
+    private let buffer: UnsafeMutableRawBufferPointer
 
     // On the forwarding thread only.
     private var connections: [Int32: UpstreamConnection] = [:]
@@ -45,6 +45,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         place = "\(host) port \(port)"
         self.connectionsKept = connectionsKept
         self.poll = poll
+        buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
     }
 
     deinit {

@@ -79,8 +79,7 @@ struct UpstreamHead: Sendable {
                 head.finish()
                 return head
             }
-            if bytes.count >= 5, bytes[bytes.startIndex] == UInt8(ascii: "H"), bytes[bytes.startIndex + 1] == UInt8(ascii: "T"),
-               bytes[bytes.startIndex + 2] == UInt8(ascii: "T"), bytes[bytes.startIndex + 3] == UInt8(ascii: "P"), bytes[bytes.startIndex + 4] == UInt8(ascii: "/") {
+            if bytes.starts(with: Self.statusLineStart) {
                 head = UpstreamHead()
                 head.bytes.reserveCapacity(512)
                 head.fields.reserveCapacity(16)
@@ -112,6 +111,8 @@ struct UpstreamHead: Sendable {
             }
             return nil
         }
+
+        private static let statusLineStart = Array("HTTP/".utf8)
 
         /// Without leading and trailing spaces, tabs, CR and LF.
         private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {

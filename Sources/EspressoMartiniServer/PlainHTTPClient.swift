@@ -102,7 +102,8 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
             let held = transfer.heldBack
             transfer.heldBack.removeAll()
             let goesOn = held.withUnsafeBytes { take($0, for: transfer) }
-            if goesOn { receive(connection) }
+            // To the end: the target may have closed its side during the pause, an event not raised again.
+            if goesOn { receive(connection, toTheEnd: true) }
         }
     }
 

@@ -135,24 +135,12 @@ struct UpstreamHead: Sendable {
             for field in fields {
                 let name = UnsafeBufferPointer(rebasing: buffer[field.name])
                 if name.equalsLowercased(Self.transferEncoding) { return }
-                if length == nil, name.equalsLowercased(Self.contentLengthName) { length = Self.number(buffer[field.value]) }
+                if length == nil, name.equalsLowercased(Self.contentLengthName) {
+                    length = UpstreamResponseReader.decimal(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[field.value])))
+                }
             }
             contentLength = length
         }
-    }
-
-    /// The decimal number these bytes are, nil when they are none (or too large).
-    private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
-        guard !digits.isEmpty else { return nil }
-        var value: UInt64 = 0
-        for digit in digits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowAgain) = times.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
-            guard !overflow, !overflowAgain else { return nil }
-            value = sum
-        }
-        return value
     }
 }
 

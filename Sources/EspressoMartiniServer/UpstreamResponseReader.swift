@@ -17,13 +17,6 @@ struct UpstreamResponseReader {
         case malformed(String)
     }
 
-    private enum Framing {
-        case none
-        case length(UInt64)
-        case chunked
-        case untilClose
-    }
-
     private enum State {
         case head
         case body(left: UInt64)
@@ -178,21 +171,14 @@ struct UpstreamResponseReader {
             closes = false
             return nil
         }
-        let framing: Framing
         if answersHead || statusCode == 204 || statusCode == 304 {
-            framing = .none
+            state = .complete
         } else if let chunked = transferEncodingIsChunked {
-            framing = chunked ? .chunked : .untilClose
+            state = chunked ? .chunkSize : .untilClose
         } else if let contentLength {
-            framing = contentLength == 0 ? .none : .length(contentLength)
+            state = contentLength == 0 ? .complete : .body(left: contentLength)
         } else {
-            framing = .untilClose
-        }
-        switch framing {
-        case .none: state = .complete
-        case .length(let length): state = .body(left: length)
-        case .chunked: state = .chunkSize
-        case .untilClose: state = .untilClose
+            state = .untilClose
         }
         return nil
     }
@@ -266,7 +252,8 @@ struct UpstreamResponseReader {
         bytes.assumingMemoryBound(to: UInt8.self).equalsLowercased(lowercased)
     }
 
-    private static func decimal(_ digits: UnsafeRawBufferPointer) -> UInt64? {
+    /// The decimal number these bytes are (at most 19 digits, so it cannot overflow); nil when they are none.
+    static func decimal(_ digits: UnsafeRawBufferPointer) -> UInt64? {
         guard !digits.isEmpty, digits.count <= 19 else { return nil }
         var value: UInt64 = 0
         for digit in digits {

@@ -422,8 +422,8 @@ for (server, metric), by_round in sorted(values.items()):
         if server == "em-streams":
             shown = mib(v) if metric.endswith("_kib") else "%.3f" % v if isinstance(v, float) else count(v)
         else:
-            shown = (startup(v) if metric in ("startup_s", "wall_s") else count(v) if metric == "access_log_lines"
-                     else ms_value(v) if metric.endswith("_ms") else mib(v))
+            shown = (startup(v) if metric in ("startup_s", "wall_s") else ms_value(v) if metric.endswith("_ms")
+                     else mib(v) if metric.endswith("_kib") else count(v))
         out.append("| %d | %s | %s | %s |" % (n, server, metric, shown))
 for (server, n), ds in sorted(drains.items()):
     for d in ds:

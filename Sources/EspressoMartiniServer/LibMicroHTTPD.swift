@@ -245,9 +245,9 @@ final class HTTPDaemon: @unchecked Sendable {
     }
     private let box: HandlerBox
 
-    /// Starts a thread for at most `connectionLimit` connections (the acceptor's limit), each closed after `connectionTimeout`
-    /// seconds without traffic; `acceptor` hears of each close. `tlsCertificateCallback` (a GnuTLS
-    /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
+    /// Starts a thread for at most `connectionLimit` connections (the acceptor's limit), each closed after
+    /// `connectionTimeout` seconds without traffic; `acceptor` hears of each close. `tlsCertificateCallback`
+    /// (a GnuTLS certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
     init?(
         connectionTimeout: Int, connectionLimit: Int, handler: RequestHandler, acceptor: ConnectionAcceptor,
         tlsCertificateCallback: UnsafeMutableRawPointer?

@@ -370,9 +370,8 @@ out.append("|---|---:|---:|---:|")
 for title, ceiling, project, r in rows:
     out.append("| %s | %s | %s | %s |" % (title, ceiling, project, r))
 out.append("")
-out.append("The ceiling is `bench/ceiling.c`: libmicrohttpd with the same threading as espressomartini (one daemon per "
-           "CPU, each an internal polling thread with epoll, and a thread giving each connection to the daemon holding "
-           "the fewest), a fixed body, no routing, no tree. Figures are medians over the rounds. "
+out.append("The ceiling is `bench/ceiling.c`: libmicrohttpd with the same threading as espressomartini (internal polling "
+           "thread + epoll, one thread per CPU), a fixed body, no routing, no tree. Figures are medians over the rounds. "
            "**ratio** = espressomartini ÷ ceiling, or, where a cell reads \"A vs B\", A ÷ B; each ratio is the median of "
            "the ratios within a round, each server's alternating slices of a comparison taken together (requests over "
            "the time measured; p50 and p99: the slices' percentiles averaged, weighted by their requests). Below 1 for req/s and MiB/s is slower; above 1 for latency, CPU and memory is more. "

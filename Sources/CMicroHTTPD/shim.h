@@ -10,30 +10,29 @@
 #endif
 
 // MHD_start_daemon is variadic, which Swift cannot call: this fixed-argument wrapper passes the
-// options espressomartini uses. The daemon has one thread and no listening socket: connections come to
-// it through MHD_add_connection, and `notify_connection` hears of each one's start and close. With a
+// options espressomartini uses. The daemon takes over `listen_fd`, bound by the caller. With a
 // `certificate_callback` (a gnutls_certificate_retrieve_function2), the daemon serves HTTPS and asks it
 // for the certificate at every handshake; NULL serves plain HTTP.
-static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, unsigned int connection_timeout,
-                                                 unsigned int connection_limit, size_t connection_memory,
+static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd, unsigned int pool_size,
+                                                 unsigned int connection_timeout, unsigned int connection_limit,
+                                                 size_t connection_memory,
                                                  MHD_AccessHandlerCallback handler,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
-                                                 MHD_NotifyConnectionCallback notify_connection,
                                                  void *context, void *certificate_callback) {
     // The TLS option, or nothing: an option array whose first item ends it is empty.
     struct MHD_OptionItem tls[] = {
         {certificate_callback != NULL ? MHD_OPTION_HTTPS_CERT_CALLBACK : MHD_OPTION_END, 0, certificate_callback},
         {MHD_OPTION_END, 0, NULL},
     };
-    return MHD_start_daemon(flags | MHD_USE_NO_LISTEN_SOCKET | (certificate_callback != NULL ? MHD_USE_TLS : 0), 0, NULL,
-                            NULL, handler, context,
+    return MHD_start_daemon(flags | (certificate_callback != NULL ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, context,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_THREAD_POOL_SIZE, pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
-                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, context,
                             MHD_OPTION_ARRAY, tls,
                             MHD_OPTION_END);
 }

@@ -3,8 +3,8 @@ import Glibc
 /// The listening socket, bound here rather than by libmicrohttpd so that a failure says why
 /// ("Address already in use") and `::` can take IPv4 too.
 public struct ListenSocket: Sendable {
-    /// Blocking: one thread waits on it for connections.
     public let descriptor: Int32
+    public let isIPv6: Bool
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port when 0 was asked.
     public let address: String
 
@@ -57,8 +57,10 @@ public struct ListenSocket: Sendable {
             close(descriptor)
             throw BindError(description: "cannot listen on \(requested): \(String(cString: strerror(code)))", inUse: code == EADDRINUSE)
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
 
         self.descriptor = descriptor
+        self.isIPv6 = family == AF_INET6
         self.address = Self.format(host: hostname, port: Self.boundPort(descriptor) ?? port)
     }
 

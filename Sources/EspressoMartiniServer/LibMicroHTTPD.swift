@@ -1,7 +1,6 @@
 internal import CMicroHTTPD
 import EspressoMartini
 import Glibc
-import Synchronization
 
 // libmicrohttpd behind Swift types: the only file that sees its C API. A daemon calls a
 // `RequestHandler` for each request; the handler answers on an `HTTPConnection` with `HTTPResponse`s.
@@ -224,63 +223,44 @@ protocol RequestHandler: AnyObject, Sendable {
     func requestCompleted(_ state: RequestState)
 }
 
-/// A libmicrohttpd daemon: one internal polling thread with epoll, answering through a `RequestHandler`,
-/// with suspend and resume allowed. It listens on no socket: a `ConnectionAcceptor` gives it connections.
+/// A libmicrohttpd daemon: an internal polling thread with epoll and a thread pool, answering through a
+/// `RequestHandler`, with suspend and resume allowed.
 final class HTTPDaemon: @unchecked Sendable {
     private let raw: OpaquePointer
-
     /// What libmicrohttpd's callbacks are given as their context: a class of known type, so that a callback
     /// reaches the handler without a dynamic cast (a cast to the protocol cost each call a conformance lookup).
     private final class HandlerBox {
         /// Not retained: the handler (the server) outlives its daemon.
         unowned(unsafe) let handler: any RequestHandler
-        /// Told of each close; not retained: it outlives the daemon too.
-        unowned(unsafe) let acceptor: ConnectionAcceptor
-        /// Connections given to this daemon and not closed yet.
-        let open = Atomic<Int>(0)
-        init(_ handler: any RequestHandler, acceptor: ConnectionAcceptor) {
-            self.handler = handler
-            self.acceptor = acceptor
-        }
+        init(_ handler: any RequestHandler) { self.handler = handler }
     }
     private let box: HandlerBox
 
-    /// Starts a thread for at most `connectionLimit` connections (the acceptor's limit), each closed after
-    /// `connectionTimeout` seconds without traffic; `acceptor` hears of each close. `tlsCertificateCallback`
-    /// (a GnuTLS certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
+    /// Starts on `socket` (taken over), with `threads` threads; `tlsCertificateCallback` (a GnuTLS
+    /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
     init?(
-        connectionTimeout: Int, connectionLimit: Int, handler: RequestHandler, acceptor: ConnectionAcceptor,
+        socket: Int32, ipv6: Bool, threads: Int, connectionTimeout: Int, connectionLimit: Int, handler: RequestHandler,
         tlsCertificateCallback: UnsafeMutableRawPointer?
     ) {
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if ipv6 { flags |= MHD_USE_IPv6.rawValue }
         // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
-        box = HandlerBox(handler, acceptor: acceptor)
+        box = HandlerBox(handler)
         let context = Unmanaged.passUnretained(box).toOpaque()
-        // The acceptor keeps to the limit. libmicrohttpd counts a close a moment after telling of it, so
-        // its own limit leaves room for as many connections again, lest it refuse one taken in that moment.
         guard let raw = em_start_daemon(
-            flags, UInt32(connectionTimeout), UInt32(2 * connectionLimit), ConnectionMemory.bytes,
-            Self.accessHandler, Self.completedHandler, Self.requestStartHandler, Self.connectionHandler, context,
-            tlsCertificateCallback
+            flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
+            Self.accessHandler, Self.completedHandler, Self.requestStartHandler, context, tlsCertificateCallback
         ) else { return nil }
         self.raw = raw
     }
 
-    /// Connections given to this daemon and not closed yet.
-    var openConnections: Int { box.open.load(ordering: .relaxed) }
-
-    /// Gives the daemon a connection (`socket`, from `address`), which it closes when done; false when it
-    /// could not take it (then it has closed it already).
-    func add(_ socket: Int32, address: UnsafePointer<sockaddr>, length: socklen_t) -> Bool {
-        box.open.add(1, ordering: .relaxed)
-        guard MHD_add_connection(raw, socket, address, length) == .YES else {
-            box.open.subtract(1, ordering: .relaxed)
-            return false
-        }
-        return true
+    /// Stops accepting; returns the listening socket, which the caller closes (nil when there is none).
+    func quiesce() -> Int32? {
+        let listener = MHD_quiesce_daemon(raw)
+        return listener >= 0 ? listener : nil
     }
 
-    /// Stops the thread and closes every connection; no connection may be suspended then.
+    /// Stops every thread; no connection may be suspended then.
     func stop() {
         MHD_stop_daemon(raw)
     }
@@ -308,13 +288,6 @@ final class HTTPDaemon: @unchecked Sendable {
         let body = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
         uploadSize.pointee = 0  // consumed: bodies are never buffered whole
         return handler(cls).received(state, on: HTTPConnection(raw: connection), url: url, method: method, body: body) ? .YES : .NO
-    }
-
-    private static let connectionHandler: MHD_NotifyConnectionCallback = { cls, _, _, event in
-        guard let cls, event == .CONNECTION_NOTIFY_CLOSED else { return }
-        let box = Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue()
-        box.open.subtract(1, ordering: .relaxed)
-        box.acceptor.connectionClosed()
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, _ in

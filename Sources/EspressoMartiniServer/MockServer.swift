@@ -5,8 +5,8 @@ import Glibc
 import Logging
 import Synchronization
 
-/// The HTTP side of the daemon: libmicrohttpd daemons whose requests each become a `Request` that the
-/// `Decider` decides, the journal records and the `Sender` puts on the wire. This type owns the daemons'
+/// The HTTP side of the daemon: a libmicrohttpd daemon whose requests each become a `Request` that the
+/// `Decider` decides, the journal records and the `Sender` puts on the wire. This type owns the daemon's
 /// life: start, the handler libmicrohttpd calls, and a stop that lets requests in flight finish. What it
 /// uses is given to it, made in one place (the `run` command).
 public final class MockServer: RequestHandler, @unchecked Sendable {
@@ -30,10 +30,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// A semaphore (no libdispatch queue, so no worker thread): stop only waits on it.
     private let drained = DispatchSemaphore(value: 0)
-    /// libmicrohttpd's daemons, one thread each, one per core.
-    private var daemons: [HTTPDaemon] = []
-    /// Gives the daemons the clients' connections; set by `start`.
-    private var acceptor: ConnectionAcceptor?
+    private var daemon: HTTPDaemon?
     /// With `"proxy"`: forwards what the tree does not answer (or everything, when recording).
     private let forwarder: Forwarder?
     /// With recording: writes what the target answers into the tree.
@@ -76,28 +73,20 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         sessionHeader = configuration.sessionHeader.utf8CString.map { $0 }
     }
 
-    /// Starts answering on `socket` (taken over), then reads the tree's small files while
+    /// Starts answering on `socket` (the daemon takes it over), then reads the tree's small files while
     /// requests are already answered. Throws with a message naming the address when it cannot. With
     /// `tls`, `installCertificate` must have succeeded first.
     public func start(on socket: ListenSocket) throws(StartError) {
         let connectionLimit = Self.raiseDescriptorLimit(for: configuration.connectionLimit)
         decider.templates.setMockServer(scheme + "://" + socket.address)
-        let acceptor = ConnectionAcceptor(listener: socket.descriptor, limit: connectionLimit)
-        var daemons: [HTTPDaemon] = []
-        for _ in 0..<Self.coreCount {
-            guard let daemon = HTTPDaemon(
-                connectionTimeout: configuration.connectionTimeout, connectionLimit: connectionLimit, handler: self, acceptor: acceptor,
-                tlsCertificateCallback: certificateCallback
-            ) else {
-                daemons.forEach { $0.stop() }
-                close(socket.descriptor)
-                throw StartError(description: "cannot start the HTTP listener on \(socket.address)")
-            }
-            daemons.append(daemon)
+        guard let daemon = HTTPDaemon(
+            socket: socket.descriptor, ipv6: socket.isIPv6, threads: Self.coreCount, connectionTimeout: configuration.connectionTimeout,
+            connectionLimit: connectionLimit, handler: self, tlsCertificateCallback: certificateCallback
+        ) else {
+            close(socket.descriptor)
+            throw StartError(description: "cannot start the HTTP listener on \(socket.address)")
         }
-        acceptor.start(handingTo: daemons)
-        self.acceptor = acceptor
-        self.daemons = daemons
+        self.daemon = daemon
         self.address = socket.address
         service.tree.readFilesAhead()
     }
@@ -122,8 +111,8 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     /// (delayed ones, streams and slowed bodies too) finish within `grace`, ends any still waiting at once,
     /// then stops. Waits on completions, not on a timer. Call once, from one thread.
     public func stop(grace: Duration = .seconds(10)) {
-        guard let acceptor else { return }
-        acceptor.stop()
+        guard let daemon else { return }
+        if let listener = daemon.quiesce() { close(listener) }
         stopping.store(true, ordering: .sequentiallyConsistent)
         // Script calls not yet started are answered 503 now; running ones finish within their timeout.
         sender.scripts.stop()
@@ -138,9 +127,8 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
             recorded = (summary.folders.count, summary.responses)
         }
         waitUntilDrained(for: .seconds(1))
-        daemons.forEach { $0.stop() }
-        daemons = []
-        self.acceptor = nil
+        daemon.stop()
+        self.daemon = nil
     }
 
     /// Returns once no request is in flight, or after `limit`.

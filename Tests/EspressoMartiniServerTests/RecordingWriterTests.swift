@@ -30,8 +30,8 @@ import Testing
             holding.withLock { $0 = true }
             gate.wait { $0 }
         })
-        let start = ContinuousClock.now + .seconds(30)
-        while !holding.withLock({ $0 }), ContinuousClock.now < start { try await Task.sleep(for: .milliseconds(5)) }
+        let holdDeadline = ContinuousClock.now + .seconds(30)
+        while !holding.withLock({ $0 }), ContinuousClock.now < holdDeadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(holding.withLock { $0 })
         for number in 1...RecordingWriter.backlogLimit {
             #expect(!writer.isBehind, "behind with \(number - 1) waiting")

@@ -45,6 +45,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         var waitsForOutcome = false
         /// A head whose answer has no body, kept from the client until the recording is written (spy mode).
         var heldHead: UpstreamHead?
+        /// Non-nil while the request is to be recorded.
+        var recorded: RecordedRequest?
     }
 
     let transfer: any UpstreamTransfer
@@ -54,13 +56,11 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     let answer: ForwardedAnswer
     private let connection: any RequestConnection
     private unowned let forwarder: Forwarder
-    private let shared = Locked(Shared())
+    private let shared: Locked<Shared>
     /// The transfer has ended (set on the HTTP client's thread).
     private let transferIsOver = Atomic<Bool>(false)
-    /// When something last moved between the server and the target (monotonic nanoseconds).
-    private let lastProgress = Atomic<UInt64>(Monitor<Int>.now())
-    /// Non-nil while the request is to be recorded.
-    private let recordedRequest: Locked<RecordedRequest?>
+    /// When something last moved between the server and the target (`Monitor.coarseNow()`).
+    private let lastProgress = Atomic<UInt64>(Monitor<Int>.coarseNow())
     private let isHead: Bool
 
     // On the HTTP client's thread only.
@@ -85,9 +85,15 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         self.request = request
         self.connection = connection
         self.forwarder = forwarder
-        recordedRequest = Locked(recording)
+        shared = Locked(Shared(recorded: recording))
         isHead = request.method == "HEAD"
         answer = ForwardedAnswer(connection: connection, hangUps: hangUps)
+    }
+
+    /// The answer is to stream to the client (it was not all here when queued): a transfer paused for want of
+    /// room receives again once the client has taken enough. Before the answer is queued. Only then, because a
+    /// weak reference gives the exchange a side table, which every request would pay for.
+    func streamsAnswer() {
         answer.onDrained = { [unowned forwarder, weak self] in
             if let self { forwarder.unpause(self) }
         }
@@ -97,13 +103,12 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     /// A piece of the client's body. Suspends the connection when the target lags `highWater` bytes behind.
     func push(_ bytes: UnsafeRawBufferPointer) {
-        recordedRequest.withLock { recorded in
-            guard recorded != nil else { return }
-            recorded!.bodySize += bytes.count
-            let room = VariantConditions.bodyLimit - recorded!.body.count
-            if room > 0 { recorded!.body.append(contentsOf: bytes.prefix(room)) }
-        }
         let wakeTransfer = shared.withLock { shared -> Bool in
+            if shared.recorded != nil {
+                shared.recorded!.bodySize += bytes.count
+                let room = VariantConditions.bodyLimit - shared.recorded!.body.count
+                if room > 0 { shared.recorded!.body.append(contentsOf: bytes.prefix(room)) }
+            }
             guard !shared.uploadDropped else { return false }
             shared.upload.append(bytes)
             // Suspended once: libmicrohttpd must not be asked twice (a second piece pushed in the same call).
@@ -114,7 +119,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             defer { shared.transferWaitsForUpload = false }
             return shared.transferWaitsForUpload
         }
-        lastProgress.store(Monitor<Int>.now(), ordering: .relaxed)
+        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
         if wakeTransfer { forwarder.unpause(self) }
     }
 
@@ -126,7 +131,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             defer { shared.transferWaitsForUpload = false }
             return shared.transferWaitsForUpload
         }
-        lastProgress.store(Monitor<Int>.now(), ordering: .relaxed)
+        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
         if wakeTransfer { forwarder.unpause(self) }
     }
 
@@ -162,15 +167,15 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     /// The target may act again after the client took bytes: time runs from now.
     func resumedByClient() {
-        lastProgress.store(Monitor<Int>.now(), ordering: .relaxed)
+        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
     }
 
     func transferHeaderLine(_ line: UnsafeRawBufferPointer) {
-        lastProgress.store(Monitor<Int>.now(), ordering: .relaxed)
+        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
         guard head == nil, let complete = headReader.read(line) else { return }
         head = complete
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
-        let records = recordedRequest.withLock { $0 != nil }
+        let records = forwarder.recording != nil && shared.withLock { $0.recorded != nil }
         if records, !bodiless { recordedBody = [] }
         // Spy mode: the next identical request finds the exchange in the tree; else while the writer is behind,
         // the client waits for its own exchange, which bounds what waits to be written.
@@ -186,7 +191,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     func transferBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard answer.offer(bytes) else { return false }
-        lastProgress.store(Monitor<Int>.now(), ordering: .relaxed)
+        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
         if recordedBody != nil {
             keepRecorded(bytes)
         } else {
@@ -203,7 +208,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         }
         guard let scratch = forwarder.recording?.scratchFolder, let file = RecordingFile(folder: scratch) else {
             // Nothing is recorded; the answer's end is let go when the transfer ends.
-            recordedRequest.withLock { $0 = nil }
+            shared.withLock { $0.recorded = nil }
             recordedBody = nil
             return
         }
@@ -233,7 +238,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             shared.transferWaitsForUpload = true
             return .wait
         }
-        if case .bytes = step { lastProgress.store(Monitor<Int>.now(), ordering: .relaxed) }
+        if case .bytes = step { lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed) }
         if resumeClient { connection.resume() }
         return step
     }
@@ -242,11 +247,11 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     func transferEnded(_ failure: TransferFailure?) {
         transferIsOver.store(true, ordering: .releasing)
         transfer.release()
-        let resumeClient = shared.withLock { shared -> Bool in
+        let (resumeClient, recorded) = shared.withLock { shared -> (Bool, RecordedRequest?) in
             shared.uploadDropped = true
             shared.upload.removeAll()
             defer { shared.suspendedForUpload = false }
-            return shared.suspendedForUpload
+            return (shared.suspendedForUpload, shared.recorded)
         }
         if resumeClient { connection.resume() }
         guard head != nil else {
@@ -257,7 +262,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         answer.finish(broken: failure != nil)
         // The head goes once the answer is whole: a small one then goes to the client in one write.
         defer { deliverHead() }
-        guard failure == nil, let head, let recorded = recordedRequest.withLock({ $0 }), let recording = forwarder.recording else {
+        guard failure == nil, let head, let recording = forwarder.recording, let recorded else {
             stopRecording()
             return
         }
@@ -283,6 +288,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     /// Nothing is recorded: the body file goes, and the answer is not held back.
     private func stopRecording() {
+        guard forwarder.recording != nil else { return }  // nothing was kept, nothing held back
         recordingFile?.discard()
         recordingFile = nil
         recordedBody = nil

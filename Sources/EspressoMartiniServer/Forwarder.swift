@@ -162,7 +162,7 @@ final class Forwarder: @unchecked Sendable {
             taken.cancelled.removeAll(keepingCapacity: true)
             multi.runTimers()
             settle()
-            let now = Monitor<Int>.now()
+            let now = Monitor<Int>.coarseNow()  // the clock the exchanges stamp their progress with
             if now >= nextOverdueCheck {
                 nextOverdueCheck = now + overdueCheckInterval
                 for exchange in running.values where exchange.isOverdue(now: now, timeout: timeoutNanoseconds) {

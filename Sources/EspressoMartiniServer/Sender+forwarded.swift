@@ -47,6 +47,7 @@ extension Sender {
                 let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
                 // libmicrohttpd allocates (and zeroes) a block per response: no larger than the body needs.
                 let blockSize = size.map { min(64 * 1024, max(1024, Int(clamping: $0))) } ?? 16 * 1024
+                exchange.streamsAnswer()
                 response = HTTPResponse(size: size, blockSize: blockSize, source: exchange.answer, headers: headers)
             }
             guard let response else {

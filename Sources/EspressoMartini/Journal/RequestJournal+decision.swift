@@ -20,7 +20,7 @@ extension RequestJournal {
         guard redactsCredentials else { return (record(entry) { request.headers.pack(into: &$0) }, status) }
         return (record(entry) { packed in
             request.headers.forEach { name, value in
-                if CredentialHeaders.contains(String(decoding: name, as: UTF8.self)) {
+                if CredentialHeaders.contains(name) {
                     RequestHeaders.pack(name, CredentialHeaders.redacted.utf8, into: &packed)
                 } else {
                     RequestHeaders.pack(name, value, into: &packed)

@@ -24,9 +24,14 @@ public final class RequestJournal: Sendable {
             (next - 1 - back + 2 * count) % count
         }
 
-        subscript(slot: Int) -> JournalEntry {
-            get { chunks[slot / RequestJournal.chunkSize][slot % RequestJournal.chunkSize] }
-            set { chunks[slot / RequestJournal.chunkSize][slot % RequestJournal.chunkSize] = newValue }
+        /// The ticket of the entry in `slot`, read in place: copying the entry would retain and release each
+        /// of its strings and arrays.
+        func ticket(at slot: Int) -> Int {
+            chunks[slot / RequestJournal.chunkSize][slot % RequestJournal.chunkSize].ticket
+        }
+
+        mutating func setStatus(_ status: Int, at slot: Int) {
+            chunks[slot / RequestJournal.chunkSize][slot % RequestJournal.chunkSize].status = status
         }
 
         /// The entries oldest first, as slices of the chunks (sharing them).
@@ -81,6 +86,8 @@ public final class RequestJournal: Sendable {
     /// Names one recorded entry, to complete it once its answer is sent.
     public struct Ticket: Sendable {
         let number: Int
+        /// The ring's slot the entry went to: still its slot unless the ring was cleared since.
+        let slot: Int
     }
 
     private let capacity: Int
@@ -102,6 +109,7 @@ public final class RequestJournal: Sendable {
         return ring.withLock { ring in
             defer { ring.recorded += 1 }
             entry.ticket = ring.recorded
+            let slot = ring.count < capacity ? ring.count : ring.next
             if ring.count < capacity {
                 packHeaders(&entry.packedHeaders)
                 if ring.count % Self.chunkSize == 0 {
@@ -120,7 +128,7 @@ public final class RequestJournal: Sendable {
                 swap(&entry, &ring.chunks[chunk][offset])  // the entry replaced is released after the lock
                 ring.next = (ring.next + 1) % capacity
             }
-            return Ticket(number: ring.recorded)
+            return Ticket(number: ring.recorded, slot: slot)
         }
     }
 
@@ -128,11 +136,15 @@ public final class RequestJournal: Sendable {
     /// file that could not be read): what was sent. Nothing when the entry is gone since.
     public func complete(_ ticket: Ticket, status: Int) {
         ring.withLock { ring in
+            if ticket.slot < ring.count, ring.ticket(at: ticket.slot) == ticket.number {
+                ring.setStatus(status, at: ticket.slot)
+                return
+            }
             // Newest first: the entry is nearly always among the last few recorded.
             for back in 0..<ring.count {
                 let slot = ring.slot(back: back)
-                let number = ring[slot].ticket
-                if number == ticket.number { ring[slot].status = status }
+                let number = ring.ticket(at: slot)
+                if number == ticket.number { ring.setStatus(status, at: slot) }
                 if number <= ticket.number { return }
             }
         }

@@ -10,4 +10,12 @@ public enum CredentialHeaders {
     public static func contains(_ name: String) -> Bool {
         names.contains(name.lowercased())
     }
+
+    /// `contains` for a name as bytes, without making a string: the journal asks for every header of every
+    /// request a proxy serves.
+    public static func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        nameBytes.contains { name.equalsLowercased($0) }
+    }
+
+    private static let nameBytes = names.map { Array($0.utf8) }
 }

@@ -50,6 +50,22 @@ import Testing
         #expect(journal.entries.map(\.status) == [200, 200, 200])
     }
 
+    /// Clearing one session moves the entries kept into other slots: an entry is still completed where it
+    /// went, and a ticket of an entry cleared away completes nothing, not the entry now in its old slot.
+    @Test func anEntryMovedByClearingASessionIsCompletedWhereItWent() {
+        let journal = RequestJournal(capacity: 4)
+        let cleared = record(1, in: journal, status: nil, session: "gone")
+        let moved = record(2, in: journal, status: nil)
+        let kept = record(3, in: journal, status: nil)
+        journal.clear(session: "gone")
+        #expect(journal.entries.map(\.path) == ["/r2", "/r3"])
+        journal.complete(cleared, status: 500)
+        #expect(journal.entries.map(\.status) == [nil, nil])
+        journal.complete(kept, status: 201)
+        journal.complete(moved, status: 418)
+        #expect(journal.entries.map(\.status) == [418, 201])
+    }
+
     @Test func beforeTheRingIsFullKeepsEveryRequest() {
         let journal = RequestJournal(capacity: 5)
         for number in 1...3 { record(number, in: journal) }

@@ -92,8 +92,8 @@ import Testing
 
     @Test func theJournalShowsCredentialsAsRedactedWithAProxy() {
         let journal = RequestJournal(redactsCredentials: true)
-        let headers = ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Kept"].map { HTTPHeader(name: $0, value: "secret") }
+        let headers = ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Kept", "Cookies", "X-Authorization"].map { HTTPHeader(name: $0, value: "secret") }
         journal.record(Request(method: "GET", path: "/", headers: RequestHeaders(headers)), answeredBy: .generated(.empty(204, globalHeaders: [])), body: [], bodySize: 0)
-        #expect(journal.entries.first?.headers.map(\.value) == ["REDACTED", "REDACTED", "REDACTED", "REDACTED", "secret"])
+        #expect(journal.entries.first?.headers.map(\.value) == ["REDACTED", "REDACTED", "REDACTED", "REDACTED", "secret", "secret", "secret"])
     }
 }

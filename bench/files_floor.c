@@ -1,16 +1,19 @@
 /* The file system's pace for recording: what `record` writes for each new exchange, from a C loop with
  * nothing else to do, so that the recording row can be read against what the disk allows.
  *
- *   files_floor DIR N    writes N exchanges under DIR (made if missing) and prints "EXCHANGES_PER_SECOND"
+ *   files_floor DIR N    writes N exchanges under DIR (made if missing) and prints
+ *                        "EXCHANGES_PER_SECOND CPU_MICROSECONDS_PER_EXCHANGE" (user and system time)
  *
- * Per exchange, as espressomartini's recorder writes one: the body into a scratch file, the route's folder,
- * the method folder under a hidden name with its configuration.json written in it, the body renamed into
- * it, then the method folder renamed into place. Built by bench/run.sh with: gcc -O2 -o files_floor files_floor.c
+ * Per exchange, the system calls espressomartini's recorder makes for a new exchange whose body it holds in
+ * memory (strace of `record`): a look for the method folder, the route's folder, the method folder under a
+ * hidden name, the body and configuration.json written in it, then the method folder renamed into place.
+ * Built by bench/run.sh with: gcc -O2 -o files_floor files_floor.c
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,25 +40,27 @@ int main(int argc, char **argv) {
   static const char configuration[] =
       "{\n  \"responses\": [\n    {\n      \"status\": 200,\n      \"headers\": {\n        \"Content-Type\": "
       "\"application/json\"\n      },\n      \"response_file\": \"response-1.json\"\n    }\n  ]\n}\n";
-  char scratch[4096], route[4096], hidden[4096], path[4096], from[4096];
-  if (!format(scratch, "%s/.scratch", root)) goto failed;
-  if ((mkdir(root, 0755) != 0 && access(root, W_OK) != 0) || (mkdir(scratch, 0755) != 0 && access(scratch, W_OK) != 0)) {
+  char route[4096], hidden[4096], path[4096], method[4096];
+  if (mkdir(root, 0755) != 0 && access(root, W_OK) != 0) {
     perror(root);
     return 73;
   }
   struct timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);
   for (int i = 0; i < count; i++) {
-    if (!format(from, "%s/body-%d", scratch, i) || !format(route, "%s/new-%d", root, i) ||
-        !format(hidden, "%s/.GET-%d", route, i))
+    if (!format(route, "%s/new-%d", root, i) || !format(method, "%s/GET", route) || !format(hidden, "%s/.GET-%d", route, i))
       goto failed;
-    if (write_file(from, body) != 0 || mkdir(route, 0755) != 0 || mkdir(hidden, 0755) != 0) goto failed;
+    struct stat info;
+    if (stat(method, &info) == 0 || mkdir(route, 0755) != 0 || mkdir(hidden, 0755) != 0) goto failed;
+    if (!format(path, "%s/response-1.json", hidden) || write_file(path, body) != 0) goto failed;
     if (!format(path, "%s/configuration.json", hidden) || write_file(path, configuration) != 0) goto failed;
-    if (!format(path, "%s/response-1.json", hidden) || rename(from, path) != 0) goto failed;
-    if (!format(path, "%s/GET", route) || rename(hidden, path) != 0) goto failed;
+    if (rename(hidden, method) != 0) goto failed;
   }
   clock_gettime(CLOCK_MONOTONIC, &end);
-  printf("%.0f\n", count / ((end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9));
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  double cpu = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  printf("%.0f %.1f\n", count / ((end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9), cpu * 1e6 / count);
   return 0;
 failed:
   perror("files_floor");

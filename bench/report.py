@@ -42,12 +42,14 @@ def combined(parts):
         for kind, n in p["errors"].items():
             errors[kind] += n
     ticks = sum(p["cpu_ticks"] for p in parts)
+    busy = [p["busy_ticks"] for p in parts if "busy_ticks" in p]
     return {
         "round": parts[0]["round"], "server": parts[0]["server"], "probe": parts[0]["probe"],
         "connections": parts[0]["connections"], "slices": len(parts), "requests": requests, "seconds": seconds,
         "rps": requests / seconds if seconds else None, "mib_s": sum(p["bytes"] for p in parts) / seconds / 1048576 if seconds else None,
         "p50_us": weighted("p50_us"), "p99_us": weighted("p99_us"), "max_us": max(p["max_us"] for p in parts),
         "errors": dict(errors), "cpu_us": ticks * 1e6 / parts[0]["clk_tck"] / requests if requests else None,
+        "machine_cpu_us": sum(busy) * 1e6 / parts[0]["clk_tck"] / requests if requests and len(busy) == len(parts) else None,
     }
 
 
@@ -148,6 +150,23 @@ def recording_to_floor():
     return median(recording_rate(n) / floor[n] for n in loads[("em-record", "recorded")] if recording_rate(n) and floor.get(n))
 
 
+def recording_bound(n):
+    """the most exchanges a second recording could write in round n, were its own work free: the machine's cores
+    over what forwarding one such request cost the whole machine (client, upstream and server, measured) plus
+    what writing its files cost the C loop"""
+    forwarding = loads[("em-proxy", "distinct")].get(n)
+    floor = values[("files-floor", "cpu_us_per_exchange")].get(n)
+    cores = values[("machine", "cores")].get(n)
+    if not forwarding or not forwarding.get("machine_cpu_us") or not floor or not cores:
+        return None
+    return cores * 1e6 / (forwarding["machine_cpu_us"] + floor)
+
+
+def recording_bound_ratio():
+    return median(recording_bound(n) / loads[("em-proxy", "distinct")][n]["rps"]
+                  for n in loads[("em-proxy", "distinct")] if recording_bound(n) and loads[("em-proxy", "distinct")][n]["rps"])
+
+
 def recording_cell():
     rates = [recording_rate(n) for n in loads[("em-record", "recorded")]]
     unwritten = sum(d["requests"] - d["written"] for ds in (drains[("em-record", n)] for n in rounds) for d in ds)
@@ -230,6 +249,16 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
                  "upstream `keepalive`, req/s", "—",
                  "%s vs %s" % (cell("em-proxy", "proxied", "rps"), cell("nginx-proxy", "proxied", "rps")),
                  against_target(ratio(("em-proxy", "proxied"), ("nginx-proxy", "proxied"), "rps"), 0.80)))
+    if loads[("ceiling-proxy", "proxied")]:
+        rows.append(("… bare libmicrohttpd forwarding the same way (bench/proxy_ceiling.c: the connection suspended, a "
+                     "thread of its own for the upstream, resumed with the answer) vs nginx, req/s", "—",
+                     "%s vs %s" % (cell("ceiling-proxy", "proxied", "rps"), cell("nginx-proxy", "proxied", "rps")),
+                     times(ratio(("ceiling-proxy", "proxied"), ("nginx-proxy", "proxied"), "rps"))))
+        rows.append(("… espressomartini vs bare libmicrohttpd forwarding: req/s; CPU per request, µs (server process)",
+                     "%s; %s" % (cell("ceiling-proxy", "proxied", "rps"), cell("ceiling-proxy", "proxied", "cpu_us", lambda x: "—" if x is None else "%.1f" % x)),
+                     "%s; %s" % (cell("em-proxy", "proxied", "rps"), cell("em-proxy", "proxied", "cpu_us", lambda x: "—" if x is None else "%.1f" % x)),
+                     "%s; %s" % (times(ratio(("em-proxy", "proxied"), ("ceiling-proxy", "proxied"), "rps")),
+                                 times(ratio(("em-proxy", "proxied"), ("ceiling-proxy", "proxied"), "cpu_us")))))
     rows.append(("… latency p50 / p99, ms, espressomartini vs nginx", "—",
                  "%s / %s vs %s / %s" % (cell("em-proxy", "proxied", "p50_us", ms), cell("em-proxy", "proxied", "p99_us", ms),
                                          cell("nginx-proxy", "proxied", "p50_us", ms), cell("nginx-proxy", "proxied", "p99_us", ms)),
@@ -242,6 +271,15 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
     rows.append(("… the file system's pace for that: the same new folders and files per exchange, written from a C loop "
                  "(bench/files_floor.c) vs `record`: exchanges/s", spread("files-floor", "exchanges_per_s", count),
                  recording_cell(), times(recording_to_floor())))
+    bounds = [recording_bound(n) for n in rounds]
+    if any(bounds):
+        rows.append(("… the most recording could reach here, were its own work free: the %s cores over what forwarding "
+                     "one request cost the whole machine (%.0f µs: client, upstream and server, from /proc/stat) plus what "
+                     "the C loop spent per exchange (%.0f µs), vs forwarding: exchanges/s vs req/s"
+                     % (median(values[("machine", "cores")].values()), figure("em-proxy", "distinct", "machine_cpu_us"),
+                        median(values[("files-floor", "cpu_us_per_exchange")].values())),
+                     "—", "%s vs %s" % (count(median(bounds)), cell("em-proxy", "distinct", "rps")),
+                     times(recording_bound_ratio())))
 rows += [
     ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
      spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),
@@ -387,7 +425,8 @@ out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 M
            "access log to a file), `em-10-cors` (`--cors`), `em-10-tls` (HTTPS), `em-journal` / `em-journal-1` "
            "(journal_size 100000 / 1), `em-streams` (the stream tree, alone), `import-openapi-1000` and `import-petstore` "
            "(`espressomartini import openapi`, the median of three runs), `upstream` (bench/ceiling.c, the proxies' "
-           "target), `em-proxy` (`--proxy` to it), `em-record` (`record --target` it)%s." % (
+           "target), `em-proxy` (`--proxy` to it), `ceiling-proxy` (bench/proxy_ceiling.c, forwarding to it), "
+           "`em-record` (`record --target` it)%s." % (
                ", `nginx` / `nginx-tls` / `nginx-proxy` (%s; the 1 MiB file / hello over HTTPS / proxy_pass to the upstream)"
                % meta["nginx"] if meta.get("nginx") else "")
            + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "

@@ -142,6 +142,10 @@ cpu_ticks() {  # utime + stime of the process (every thread) and of its children
   echo "$total"
 }
 
+# busy_ticks: the clock ticks the machine's cores, all together, have spent working (every process: the
+# client, the upstream, the server; user, nice, system, irq and softirq time from /proc/stat).
+busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
+
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2> /dev/null; }
 
 # ------------------------------------------------------------------------------------------- records
@@ -228,20 +232,20 @@ check_probe() {
 
 # load ROUND SLICE SERVER PROBE CONNECTIONS: one wrk run, its summary and the server's CPU time recorded.
 load() {
-  local round=$1 slice=$2 name=$3 probe=$4 connections=$5 url before after output summary
+  local round=$1 slice=$2 name=$3 probe=$4 connections=$5 url before after busy_before busy_after output summary
   url=$(url "$name" "$probe")
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
   DISTINCT_PREFIX="r$round-s$slice-$name" probe_options "$probe"
   local written_before=0
   [[ $probe == recorded ]] && written_before=$(recorded_count "$round")
-  before=$(cpu_ticks "${PID[$name]}")
+  before=$(cpu_ticks "${PID[$name]}") busy_before=$(busy_ticks)
   output=$(timeout $((DURATION + 30)) wrk -t"$THREADS" -c"$connections" -d"${DURATION}s" --timeout 10s --latency \
     "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" "$url" "${WRK_ARGUMENTS[@]}" 2>&1)
-  after=$(cpu_ticks "${PID[$name]}")
+  after=$(cpu_ticks "${PID[$name]}") busy_after=$(busy_ticks)
   summary=$(sed -n 's/^SUMMARY //p' <<< "$output")
   if [[ -z $summary ]]; then record_failure "$round" "$name" "$probe" "wrk: $(tail -c 200 <<< "$output")"; return; fi
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server exited during the load: $(log_tail "$name")"; return; fi
-  record "${summary%\}},\"round\":$round,\"slice\":$slice,\"server\":\"$name\",\"probe\":\"$probe\",\"connections\":$connections,\"cpu_ticks\":$((after - before)),\"clk_tck\":$(getconf CLK_TCK)}"
+  record "${summary%\}},\"round\":$round,\"slice\":$slice,\"server\":\"$name\",\"probe\":\"$probe\",\"connections\":$connections,\"cpu_ticks\":$((after - before)),\"busy_ticks\":$((busy_after - busy_before)),\"clk_tck\":$(getconf CLK_TCK)}"
   [[ $probe == recorded ]] && drain_recording "$round" "$slice" "$name" "$written_before" "$summary"
   say "  $name $probe ($slice/$SLICES): $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.0f req/s, %.1f MiB/s, p50 %.2f ms, p99 %.2f ms%s" % (d["rps"], d["mib_s"], d["p50_us"]/1000, d["p99_us"]/1000, "" if not sum(d["errors"].values()) else ", errors %s" % d["errors"]))' "$summary")"
 }
@@ -520,6 +524,8 @@ say "building the ceiling (bench/ceiling.c) into $WORK/bin"
 gcc -O2 -Wall -o "$WORK/bin/ceiling" "$HERE/ceiling.c" -lmicrohttpd > "$WORK/logs/ceiling-build.log" 2>&1 \
   || die "gcc could not build bench/ceiling.c: $(tail -5 "$WORK/logs/ceiling-build.log")"
 CEILING=$WORK/bin/ceiling
+gcc -O2 -Wall -o "$WORK/bin/proxy_ceiling" "$HERE/proxy_ceiling.c" -lmicrohttpd -lpthread > "$WORK/logs/proxy-ceiling-build.log" 2>&1 \
+  || die "gcc could not build bench/proxy_ceiling.c: $(tail -5 "$WORK/logs/proxy-ceiling-build.log")"
 gcc -O2 -Wall -o "$WORK/bin/files_floor" "$HERE/files_floor.c" > "$WORK/logs/files-floor-build.log" 2>&1 \
   || die "gcc could not build bench/files_floor.c: $(tail -5 "$WORK/logs/files-floor-build.log")"
 gcc -O2 -Wall -o "$WORK/bin/slow_clients" "$HERE/slow_clients.c" -lm > "$WORK/logs/slow-clients-build.log" 2>&1 \
@@ -580,6 +586,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   em-10-tls     espressomartini, 10-exchange tree, log_level ERROR, HTTPS
 #   upstream      bench/ceiling.c again, the real API of the proxy comparisons
 #   em-proxy      espressomartini, 10-exchange tree, log_level ERROR, --proxy to the upstream
+#   ceiling-proxy bench/proxy_ceiling.c, forwarding to the upstream as bare libmicrohttpd can
 #   em-record     espressomartini record --target the upstream, log_level ERROR, into BENCH_DIR/recorded-STAMP/ROUND
 #   em-runaway    espressomartini on a tree of hello and a script that allocates without end, alone
 #   em-streams    espressomartini, the stream tree, log_level ERROR, alone once the others have stopped
@@ -593,7 +600,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy em-record)
+  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy ceiling-proxy em-record)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls nginx-proxy)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
@@ -690,6 +697,8 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   start_server em-proxy "$WORK/logs/em-proxy.log" \
     "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-proxy]}" --proxy "http://127.0.0.1:${PORT[upstream]}" \
     || die "round $round: $FAILURE"
+  start_server ceiling-proxy "$WORK/logs/ceiling-proxy.log" "$WORK/bin/proxy_ceiling" "${PORT[ceiling-proxy]}" "${PORT[upstream]}" \
+    || die "round $round: $FAILURE"
   start_server em-record "$WORK/logs/em-record.log" \
     "$BINARY" record --configuration "$WORK/tree-10/configuration.json" --requests-folder "$RECORDED/$round" \
     --port "${PORT[em-record]}" --target "http://127.0.0.1:${PORT[upstream]}" \
@@ -703,6 +712,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   fi
   for name in ceiling em-10 em-10-info; do warm_up "$name" hello; done
   warm_up em-proxy proxied
+  warm_up ceiling-proxy proxied
   alive nginx-proxy && warm_up nginx-proxy proxied
   warm_up em-proxy distinct
   warm_up em-10-cors cors
@@ -743,8 +753,8 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   for name in ceiling-file em-10; do
     alive "$name" && record_value "$round" "$name" rss_after_file_kib "$(rss_kib "${PID[$name]}")"
   done
-  # Forwarding the small JSON: espressomartini against nginx, both to the upstream.
-  proxy_servers=(em-proxy)
+  # Forwarding the small JSON: espressomartini against nginx and bare libmicrohttpd, all to the upstream.
+  proxy_servers=(em-proxy ceiling-proxy)
   alive nginx-proxy && proxy_servers+=(nginx-proxy)
   compare "$round" proxied "$CONNECTIONS" $(in_order "$round" "${proxy_servers[@]}")
   # Recording requests it has never seen, against forwarding such requests; each recording load counts until
@@ -752,7 +762,10 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-proxy:distinct em-record:recorded)
   alive em-record && record_value "$round" em-record rss_after_kib "$(rss_kib "${PID[em-record]}")"
   # What the file system allows: the folders and files of as many new exchanges, from a C loop.
-  record_value "$round" files-floor exchanges_per_s "$("$WORK/bin/files_floor" "$RECORDED/floor-$round" 20000)"
+  read -r floor_rate floor_cpu_us <<< "$("$WORK/bin/files_floor" "$RECORDED/floor-$round" 20000)"
+  record_value "$round" files-floor exchanges_per_s "$floor_rate"
+  record_value "$round" files-floor cpu_us_per_exchange "$floor_cpu_us"
+  record_value "$round" machine cores "$(nproc)"
   stop_round_servers   # the streams below measure time to the millisecond: nothing else running
   measure_streams "$round"
 

@@ -8,8 +8,9 @@
  * hop-by-hop ones, Host and the X-Forwarded-* headers nginx's proxy and espressomartini add), suspends the
  * connection and queues the request for the upstream thread, waking it only when it may sleep. That thread sends
  * it on a kept-alive connection (made on demand, kept for the next request), reads the answer (its head and a
- * Content-Length body) and resumes the connection; the access handler, called again, answers with the upstream's
- * status, headers (less the hop-by-hop ones and Content-Length) and body, or 502 when the upstream failed.
+ * Content-Length body, up to 64 KiB) and resumes the connection; the access handler, called again, answers with
+ * the upstream's status, headers (less the hop-by-hop ones and Content-Length) and body, or 502 when the upstream
+ * failed.
  * Same libmicrohttpd set-up as espressomartini and bench/ceiling.c: internal polling thread + epoll, a thread
  * pool of one thread per online CPU, 16 KiB of memory per connection. Listens on 127.0.0.1 only; stops on
  * SIGTERM or SIGINT. Built by bench/run.sh with: gcc -O2 -o proxy_ceiling proxy_ceiling.c -lmicrohttpd -lpthread
@@ -73,7 +74,8 @@ static int hop_by_hop(const char *name) {
   return 0;
 }
 
-/* Appends "NAME: VALUE\r\n" for each request header forwarded; MHD_get_connection_values' iterator. */
+/* Appends "NAME: VALUE\r\n" for each request header forwarded (one that does not fit in the request is left
+ * out); MHD_get_connection_values' iterator. */
 static enum MHD_Result add_header(void *cls, enum MHD_ValueKind kind, const char *name, const char *value) {
   (void)kind;
   struct job *job = cls;

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ceiling_daemon.h"
+
 /* The same bytes as bench/make_tree.py's GET /api/v1/hello response file. */
 static const char BODY[] =
     "{\"id\":42,\"name\":\"espresso\",\"kind\":\"martini\",\"ok\":true,"
@@ -73,30 +75,10 @@ int main(int argc, char **argv) {
   json_response = MHD_create_response_from_buffer(sizeof BODY - 1, (void *)BODY, MHD_RESPMEM_PERSISTENT);
   MHD_add_response_header(json_response, "Content-Type", "application/json");
 
-  struct sockaddr_in address;
-  memset(&address, 0, sizeof address);
-  address.sin_family = AF_INET;
-  address.sin_port = htons((uint16_t)port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-  /* Blocked here, so that libmicrohttpd's threads inherit the mask and main() takes them with sigwait. */
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
-
-  struct MHD_Daemon *daemon = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, (uint16_t)port, NULL, NULL, answer, NULL,
-      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cpus > 0 ? cpus : 1),
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned int)4096,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
-      // The connection memory espressomartini gives libmicrohttpd (ConnectionMemory.bytes), which
-      // zeroes it after every request: the ceiling pays what espressomartini pays.
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
-      MHD_OPTION_END);
+  struct sockaddr_in address = loopback_address(port);
+  sigset_t stop_signals = block_stop_signals();
+  struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, (uint16_t)port, NULL,
+                                               NULL, answer, NULL, CEILING_DAEMON_OPTIONS(address), MHD_OPTION_END);
   if (daemon == NULL) {
     fprintf(stderr, "ceiling: cannot listen on 127.0.0.1:%d (port busy?)\n", port);
     return 69;

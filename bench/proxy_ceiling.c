@@ -32,6 +32,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ceiling_daemon.h"
+
 #define REQUEST_SIZE 8192
 #define ANSWER_SIZE 65536
 #define MAX_HEADERS 32
@@ -302,10 +304,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int port = atoi(argv[1]);
-  memset(&upstream_address, 0, sizeof upstream_address);
-  upstream_address.sin_family = AF_INET;
-  upstream_address.sin_port = htons((uint16_t)atoi(argv[2]));
-  upstream_address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  upstream_address = loopback_address(atoi(argv[2]));
 
   epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -315,20 +314,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  struct sockaddr_in address;
-  memset(&address, 0, sizeof address);
-  address.sin_family = AF_INET;
-  address.sin_port = htons((uint16_t)port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-  /* Blocked here, so that every thread inherits the mask and main() takes them with sigwait. */
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
-
+  struct sockaddr_in address = loopback_address(port);
+  sigset_t stop_signals = block_stop_signals();
   pthread_t thread;
   if (pthread_create(&thread, NULL, upstream_thread, NULL) != 0) {
     fprintf(stderr, "proxy_ceiling: cannot start the upstream thread\n");
@@ -336,13 +323,7 @@ int main(int argc, char **argv) {
   }
   struct MHD_Daemon *daemon = MHD_start_daemon(
       MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, (uint16_t)port, NULL, NULL, answer,
-      NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(cpus > 0 ? cpus : 1),
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned int)4096,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
-      MHD_OPTION_NOTIFY_COMPLETED, request_ended, NULL,
-      MHD_OPTION_END);
+      NULL, CEILING_DAEMON_OPTIONS(address), MHD_OPTION_NOTIFY_COMPLETED, request_ended, NULL, MHD_OPTION_END);
   if (daemon == NULL) {
     fprintf(stderr, "proxy_ceiling: cannot listen on 127.0.0.1:%d\n", port);
     return 1;

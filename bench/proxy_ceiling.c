@@ -183,10 +183,9 @@ static void send_job(struct job *job) {
     setsockopt(up->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     if (connect(up->fd, (struct sockaddr *)&upstream_address, sizeof upstream_address) != 0) {
       close(up->fd);
+      up->job = job;
+      finish(up, 0);
       free(up);
-      job->status = 0;
-      __atomic_store_n(&job->done, 1, __ATOMIC_RELEASE);
-      MHD_resume_connection(job->connection);
       return;
     }
     struct epoll_event event = {.events = EPOLLIN, .data.ptr = up};

@@ -138,10 +138,10 @@ def recording_rate(n):
     return written / (load["seconds"] + sum(d["seconds"] for d in drains[("em-record", n)]))
 
 
-def recording_ratio():
-    return median(recording_rate(n) / loads[("em-proxy", "distinct")][n]["rps"]
-                  for n in loads[("em-record", "recorded")]
-                  if recording_rate(n) and n in loads[("em-proxy", "distinct")] and loads[("em-proxy", "distinct")][n]["rps"])
+def over_forwarding(rate):
+    """the median over rounds of rate(round) (exchanges/s) over the forwarding of distinct requests in that round"""
+    forwarding = loads[("em-proxy", "distinct")]
+    return median(rate(n) / forwarding[n]["rps"] for n in forwarding if rate(n) and forwarding[n]["rps"])
 
 
 def recording_to_floor():
@@ -162,11 +162,6 @@ def recording_bound(n):
     return cores * 1e6 / (forwarding["machine_cpu_us"] + floor)
 
 
-def recording_bound_ratio():
-    return median(recording_bound(n) / loads[("em-proxy", "distinct")][n]["rps"]
-                  for n in loads[("em-proxy", "distinct")] if recording_bound(n) and loads[("em-proxy", "distinct")][n]["rps"])
-
-
 def recording_cell():
     rates = [recording_rate(n) for n in loads[("em-record", "recorded")]]
     unwritten = sum(d["requests"] - d["written"] for ds in (drains[("em-record", n)] for n in rounds) for d in ds)
@@ -177,6 +172,7 @@ def recording_cell():
 mib = lambda kib: "%.1f MiB" % (kib / 1024)
 startup = lambda s: "%.1f ms" % (s * 1000)
 seconds = lambda s: "%.2f s" % s
+cpu_us = lambda x: "—" if x is None else "%.1f" % x
 ms_value = lambda x: "%.1f ms" % x
 
 
@@ -202,8 +198,8 @@ rows = [
      "%s / %s" % (times(ratio(("em-10", "hello"), ("ceiling", "hello"), "p50_us")),
                   times(ratio(("em-10", "hello"), ("ceiling", "hello"), "p99_us")))),
     ("… server CPU per request, µs",
-     cell("ceiling", "hello", "cpu_us", lambda x: "—" if x is None else "%.1f" % x),
-     cell("em-10", "hello", "cpu_us", lambda x: "—" if x is None else "%.1f" % x),
+     cell("ceiling", "hello", "cpu_us", cpu_us),
+     cell("em-10", "hello", "cpu_us", cpu_us),
      times(ratio(("em-10", "hello"), ("ceiling", "hello"), "cpu_us"))),
     ("… with the access log at INFO (to a file) vs ERROR: req/s", "—",
      "%s vs %s%s" % (cell("em-10-info", "hello", "rps"), cell("em-10", "hello", "rps"), logged()),
@@ -255,8 +251,8 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
                      "%s vs %s" % (cell("ceiling-proxy", "proxied", "rps"), cell("nginx-proxy", "proxied", "rps")),
                      times(ratio(("ceiling-proxy", "proxied"), ("nginx-proxy", "proxied"), "rps"))))
         rows.append(("… espressomartini vs bare libmicrohttpd forwarding: req/s; CPU per request, µs (server process)",
-                     "%s; %s" % (cell("ceiling-proxy", "proxied", "rps"), cell("ceiling-proxy", "proxied", "cpu_us", lambda x: "—" if x is None else "%.1f" % x)),
-                     "%s; %s" % (cell("em-proxy", "proxied", "rps"), cell("em-proxy", "proxied", "cpu_us", lambda x: "—" if x is None else "%.1f" % x)),
+                     "%s; %s" % (cell("ceiling-proxy", "proxied", "rps"), cell("ceiling-proxy", "proxied", "cpu_us", cpu_us)),
+                     "%s; %s" % (cell("em-proxy", "proxied", "rps"), cell("em-proxy", "proxied", "cpu_us", cpu_us)),
                      "%s; %s" % (times(ratio(("em-proxy", "proxied"), ("ceiling-proxy", "proxied"), "rps")),
                                  times(ratio(("em-proxy", "proxied"), ("ceiling-proxy", "proxied"), "cpu_us")))))
     rows.append(("… latency p50 / p99, ms, espressomartini vs nginx", "—",
@@ -267,7 +263,7 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
     rows.append(("Recording requests never seen (`record`, each a new exchange written into the tree, counted until "
                  "its writes are done) vs forwarding such requests: exchanges/s vs req/s", "—",
                  "%s vs %s" % (recording_cell(), cell("em-proxy", "distinct", "rps")),
-                 against_target(recording_ratio(), 0.50)))
+                 against_target(over_forwarding(recording_rate), 0.50)))
     rows.append(("… the file system's pace for that: the same new folders and files per exchange, written from a C loop "
                  "(bench/files_floor.c) vs `record`: exchanges/s", spread("files-floor", "exchanges_per_s", count),
                  recording_cell(), times(recording_to_floor())))
@@ -279,7 +275,7 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
                      % (median(values[("machine", "cores")].values()), figure("em-proxy", "distinct", "machine_cpu_us"),
                         median(values[("files-floor", "cpu_us_per_exchange")].values())),
                      "—", "%s vs %s" % (count(median(bounds)), cell("em-proxy", "distinct", "rps")),
-                     times(recording_bound_ratio())))
+                     times(over_forwarding(recording_bound))))
 rows += [
     ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
      spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),

@@ -63,16 +63,19 @@ public final class Monitor<Value>: @unchecked Sendable {
 
     /// The monotonic clock, in nanoseconds: the time base of `wait(until:wakingAt:)`'s deadlines.
     public static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        nanoseconds(CLOCK_MONOTONIC)
     }
 
     /// The same clock read to the kernel's last tick (a few milliseconds), about five times cheaper than
     /// `now()`: for what is stamped on every step and compared with timeouts counted in seconds.
     public static func coarseNow() -> UInt64 {
+        nanoseconds(CLOCK_MONOTONIC_COARSE)
+    }
+
+    @inline(__always)
+    private static func nanoseconds(_ clock: clockid_t) -> UInt64 {
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        clock_gettime(clock, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 

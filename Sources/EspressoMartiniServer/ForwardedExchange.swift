@@ -2,10 +2,11 @@ import EspressoMartini
 import Glibc
 import Synchronization
 
-/// One request forwarded to the proxy's target, between three threads: libmicrohttpd's (the client's body
-/// comes in with `push`, the answer goes out once `outcome` has it), the HTTP client's (the transfer's
-/// callbacks: the body goes to the target, the target's head and body come back), and the recording
-/// writer's (in spy mode, the end of the answer waits for the recording).
+/// One request forwarded to the proxy's target, on its connection's serving loop: libmicrohttpd's callbacks
+/// (the client's body comes in with `push`, the answer goes out once `outcome` has it) and the HTTP client's
+/// (the transfer's callbacks: the body goes to the target, the target's head and body come back) run on the
+/// loop's thread; the recording writer's thread (in spy mode, the end of the answer waits for the recording)
+/// and shut-down reach it from elsewhere.
 ///
 /// Both directions stream in bounded memory: at most `highWater` bytes of the client's body wait for the
 /// target (beyond, the client's connection is suspended until the target has taken them down to
@@ -55,15 +56,16 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     let request: Request
     let answer: ForwardedAnswer
     private let connection: any RequestConnection
-    private unowned let forwarder: Forwarder
+    private unowned let lane: ForwardingLane
+    private var forwarder: Forwarder { lane.forwarder }
     private let shared: Locked<Shared>
-    /// The transfer has ended (set on the HTTP client's thread).
+    /// The transfer has ended.
     private let transferIsOver = Atomic<Bool>(false)
     /// When something last moved between the server and the target (`Monitor.coarseNow()`).
     private let lastProgress = Atomic<UInt64>(Monitor<Int>.coarseNow())
     private let isHead: Bool
 
-    // On the HTTP client's thread only.
+    // In the HTTP client's callbacks only.
     private var headReader = UpstreamHead.Reader()
     private var head: UpstreamHead?
     /// A recorded body, in memory while it is at most `recordedInMemory` bytes, then in a file.
@@ -78,13 +80,13 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     init(
         transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection, hangUps: HangUpWatcher?,
-        forwarder: Forwarder, recording: RecordedRequest?
+        lane: ForwardingLane, recording: RecordedRequest?
     ) {
         self.transfer = transfer
         self.decision = decision
         self.request = request
         self.connection = connection
-        self.forwarder = forwarder
+        self.lane = lane
         shared = Locked(Shared(recorded: recording))
         isHead = request.method == "HEAD"
         answer = ForwardedAnswer(connection: connection, hangUps: hangUps)
@@ -94,8 +96,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     /// room receives again once the client has taken enough. Before the answer is queued. Only then, because a
     /// weak reference gives the exchange a side table, which every request would pay for.
     func streamsAnswer() {
-        answer.onDrained = { [unowned forwarder, weak self] in
-            if let self { forwarder.unpause(self) }
+        answer.onDrained = { [unowned lane, weak self] in
+            if let self { lane.unpause(self) }
         }
     }
 
@@ -120,7 +122,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             return shared.transferWaitsForUpload
         }
         lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
-        if wakeTransfer { forwarder.unpause(self) }
+        if wakeTransfer { lane.unpause(self) }
     }
 
     /// The client's body is complete (at once for a request without one). Once is enough; more are ignored.
@@ -132,7 +134,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             return shared.transferWaitsForUpload
         }
         lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
-        if wakeTransfer { forwarder.unpause(self) }
+        if wakeTransfer { lane.unpause(self) }
     }
 
     /// The outcome when it is known; else the connection is suspended until it is (nil). A connection
@@ -150,7 +152,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     /// libmicrohttpd has finished with the request (answered, or the client went away): a transfer still
     /// running is stopped.
     func clientGone() {
-        if !transferIsOver.load(ordering: .acquiring) { forwarder.cancel(self) }
+        if !transferIsOver.load(ordering: .acquiring) { lane.cancel(self) }
     }
 
     // MARK: The HTTP client's side
@@ -185,7 +187,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             shared.withLock { $0.heldHead = complete }
         } else {
             pendingHead = complete
-            forwarder.headRead(self)
+            lane.headRead(self)
         }
     }
 
@@ -218,7 +220,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         recordedBody = nil
     }
 
-    /// Hands a head read to the client, if one waits. On the HTTP client's thread.
+    /// Hands a head read to the client, if one waits. On the loop's thread.
     func deliverHead() {
         guard let head = pendingHead else { return }
         pendingHead = nil

@@ -284,26 +284,25 @@ final class HTTPClientTransfer: UpstreamTransfer, @unchecked Sendable {
     }
 }
 
-/// Many transfers driven at once by one thread (a libcurl multi handle): it keeps the connections to the
-/// target open between transfers. Every method but `wakeup` on that thread only.
+/// Many transfers driven at once by one serving loop's thread (a libcurl multi handle): it keeps the
+/// connections to the target open between transfers. Every method on that thread only.
 ///
-/// It uses libcurl's socket interface: an epoll set of its own holds the sockets libcurl asks to watch,
+/// It uses libcurl's socket interface: the loop's epoll set holds the sockets libcurl asks to watch,
 /// and a ready socket moves only the transfers on it, so no call walks every transfer (and polls each
 /// socket) as `curl_multi_perform` does. A socket libcurl no longer watches (a connection kept alive
 /// between two transfers) stays in the set until it is wanted with other events or reports something, so
 /// that a kept-alive connection costs no system call between its transfers. Only connections stay: libcurl
 /// tells when it opens one (`socketOpened`) and closes them through `closeSocket`, which forgets them; its
 /// other sockets (the resolver's) it closes without telling, so they leave the set and the table as soon as
-/// it stops watching them, lest a new socket of the same number be taken for one in the set. `wakeup`
-/// writes an event only while the thread waits or is about to.
+/// it stops watching them, lest a new socket of the same number be taken for one in the set.
 final class HTTPClientMulti: UpstreamClient, @unchecked Sendable {
     private let library: CurlLibrary
     private let handle: UnsafeMutableRawPointer
     private let settings: HTTPClientSettings
-    private let poll: ForwardingPoll
+    private let poll: EventPoll
     private var pollDescriptor: Int32 { poll.descriptor }
 
-    // On the multi's thread only.
+    // On the loop's thread only.
     /// When libcurl's timer runs out (monotonic nanoseconds); nil when it has none.
     private var timerDue: UInt64?
     /// What is known of each of libcurl's sockets.
@@ -320,9 +319,9 @@ final class HTTPClientMulti: UpstreamClient, @unchecked Sendable {
         var isConnection: Bool
     }
 
-    /// Nil when libcurl cannot be loaded, or no multi handle, epoll set or eventfd can be made.
-    init?(connectionsKept: Int, settings: HTTPClientSettings) {
-        guard case .success(let library) = CurlLibrary.shared, let poll = ForwardingPoll(), let handle = library.multiInit() else { return nil }
+    /// A multi whose sockets are watched in `poll`; nil when libcurl cannot be loaded or makes no multi handle.
+    init?(connectionsKept: Int, settings: HTTPClientSettings, poll: EventPoll) {
+        guard case .success(let library) = CurlLibrary.shared, let handle = library.multiInit() else { return nil }
         self.library = library
         self.handle = handle
         self.settings = settings
@@ -387,36 +386,28 @@ final class HTTPClientMulti: UpstreamClient, @unchecked Sendable {
         return ended
     }
 
-    /// Waits until a socket libcurl watches is ready, libcurl's timer runs out, `wakeup` is called, or
-    /// `milliseconds` have passed, then moves on the transfers of the ready sockets (their callbacks run
-    /// meanwhile). Does not wait when `pending()` (asked once the thread counts as waiting) says there is
-    /// work; `wakeup` after that work was queued ends the wait.
-    func wait(milliseconds: Int, unless pending: () -> Bool) {
+    func prepareWait(milliseconds: Int) -> Int {
         watchChangedSockets()
-        var timeout = milliseconds
-        if let due = timerDue {
-            let now = Monitor<Int>.now()
-            timeout = due <= now ? 0 : min(timeout, Int((due - now + 999_999) / 1_000_000))
-        }
-        var running: Int32 = 0
-        poll.wait(milliseconds: timeout, unless: pending) { token, ready in
-            let socket = Int32(truncatingIfNeeded: token)
-            guard let watch = sockets[socket], watch.wanted != 0 else {
-                // A kept-alive connection libcurl does not watch now (the target closed it): out of the set.
-                _ = epoll_ctl(pollDescriptor, EPOLL_CTL_DEL, socket, nil)
-                sockets[socket]?.watched = 0
-                return
-            }
-            let failed = ready & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
-            var action: Int32 = 0
-            if ready & EPOLLIN.rawValue != 0 || (failed && watch.wanted & EPOLLIN.rawValue != 0) { action |= em_curl_select_in }
-            if ready & EPOLLOUT.rawValue != 0 || (failed && watch.wanted & EPOLLOUT.rawValue != 0) { action |= em_curl_select_out }
-            _ = library.multiSocketAction(handle, socket, action, &running)
-        }
+        guard let due = timerDue else { return milliseconds }
+        let now = Monitor<Int>.now()
+        return due <= now ? 0 : min(milliseconds, Int((due - now + 999_999) / 1_000_000))
     }
 
-    func wakeup() {
-        poll.wakeup()
+    /// Moves on the transfers on `token`'s socket (their callbacks run meanwhile).
+    func ready(token: UInt64, events ready: UInt32) {
+        let socket = Int32(truncatingIfNeeded: token)
+        guard let watch = sockets[socket], watch.wanted != 0 else {
+            // A kept-alive connection libcurl does not watch now (the target closed it): out of the set.
+            _ = epoll_ctl(pollDescriptor, EPOLL_CTL_DEL, socket, nil)
+            sockets[socket]?.watched = 0
+            return
+        }
+        let failed = ready & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+        var action: Int32 = 0
+        if ready & EPOLLIN.rawValue != 0 || (failed && watch.wanted & EPOLLIN.rawValue != 0) { action |= em_curl_select_in }
+        if ready & EPOLLOUT.rawValue != 0 || (failed && watch.wanted & EPOLLOUT.rawValue != 0) { action |= em_curl_select_out }
+        var running: Int32 = 0
+        _ = library.multiSocketAction(handle, socket, action, &running)
     }
 
     /// Brings the epoll set in line with what libcurl wants. A socket it stopped watching stays in the set

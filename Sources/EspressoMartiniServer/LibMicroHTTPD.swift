@@ -10,6 +10,9 @@ import Glibc
 /// `resume` may be called from any thread.
 struct HTTPConnection: RequestConnection, @unchecked Sendable {
     fileprivate let raw: OpaquePointer
+    /// The loop that drives the connection's daemon; nil under libmicrohttpd's own threads. Not retained:
+    /// the daemon keeps its loops as long as it has connections.
+    unowned(unsafe) let servingLoop: ServingLoop?
 
     /// Queues `response` with `status`; false when libmicrohttpd refuses (the connection is then closed).
     func queue(_ response: HTTPResponse, status: UInt32) -> Bool {
@@ -24,6 +27,7 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
     /// Any thread.
     func resume() {
         MHD_resume_connection(raw)
+        servingLoop?.connectionResumed()
     }
 
     /// The connection's socket, -1 when libmicrohttpd does not say.
@@ -223,46 +227,105 @@ protocol RequestHandler: AnyObject, Sendable {
     func requestCompleted(_ state: RequestState)
 }
 
-/// A libmicrohttpd daemon: an internal polling thread with epoll and a thread pool, answering through a
-/// `RequestHandler`, with suspend and resume allowed.
+/// A libmicrohttpd daemon answering through a `RequestHandler`, with suspend and resume allowed: with
+/// libmicrohttpd's own threads (an internal polling thread with epoll and a pool), or as one daemon per
+/// `ServingLoop`, each driven by its loop's thread, on the same listening socket.
 final class HTTPDaemon: @unchecked Sendable {
-    private let raw: OpaquePointer
+    private let daemons: [OpaquePointer]
+    private let loops: [ServingLoop]
     /// What libmicrohttpd's callbacks are given as their context: a class of known type, so that a callback
     /// reaches the handler without a dynamic cast (a cast to the protocol cost each call a conformance lookup).
     private final class HandlerBox {
         /// Not retained: the handler (the server) outlives its daemon.
         unowned(unsafe) let handler: any RequestHandler
-        init(_ handler: any RequestHandler) { self.handler = handler }
+        /// The loop driving the daemon, for its connections; nil for libmicrohttpd's own threads.
+        unowned(unsafe) let loop: ServingLoop?
+        init(_ handler: any RequestHandler, loop: ServingLoop?) {
+            self.handler = handler
+            self.loop = loop
+        }
     }
-    private let box: HandlerBox
+    private let boxes: [HandlerBox]
 
-    /// Starts on `socket` (taken over), with `threads` threads; `tlsCertificateCallback` (a GnuTLS
-    /// certificate retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
+    /// Starts on `socket` (taken over), with `threads` threads of libmicrohttpd's own, or (`loops` not empty)
+    /// one daemon per loop, each started on its loop; `tlsCertificateCallback` (a GnuTLS certificate
+    /// retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
     init?(
         socket: Int32, ipv6: Bool, threads: Int, connectionTimeout: Int, connectionLimit: Int, handler: RequestHandler,
-        tlsCertificateCallback: UnsafeMutableRawPointer?
+        tlsCertificateCallback: UnsafeMutableRawPointer?, loops: [ServingLoop] = []
     ) {
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
-        box = HandlerBox(handler)
-        let context = Unmanaged.passUnretained(box).toOpaque()
-        guard let raw = em_start_daemon(
-            flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
-            Self.accessHandler, Self.completedHandler, Self.requestStartHandler, context, tlsCertificateCallback
-        ) else { return nil }
-        self.raw = raw
+        guard !loops.isEmpty else {
+            let box = HandlerBox(handler, loop: nil)
+            guard let raw = Self.start(
+                flags: flags | MHD_USE_INTERNAL_POLLING_THREAD.rawValue, socket: socket, threads: threads, connectionTimeout: connectionTimeout,
+                connectionLimit: connectionLimit, box: box, tlsCertificateCallback: tlsCertificateCallback
+            ) else { return nil }
+            daemons = [raw]
+            boxes = [box]
+            self.loops = []
+            return
+        }
+        // Each daemon has a descriptor of the socket of its own, which it closes when it stops; a connection
+        // goes to the loop that accepts it first. The connection limit is shared out, as libmicrohttpd's pool does.
+        var daemons: [OpaquePointer] = []
+        var boxes: [HandlerBox] = []
+        for loop in loops {
+            let box = HandlerBox(handler, loop: loop)
+            let descriptor = dup(socket)
+            let started = descriptor >= 0 ? Self.start(
+                flags: flags, socket: descriptor, threads: 0, connectionTimeout: connectionTimeout,
+                connectionLimit: max(1, connectionLimit / loops.count), box: box, tlsCertificateCallback: tlsCertificateCallback
+            ) : nil
+            guard let raw = started, loop.start(driving: DrivenDaemon(raw: raw)) else {
+                if let started { MHD_stop_daemon(started) } else if descriptor >= 0 { close(descriptor) }
+                for (loop, raw) in zip(loops, daemons) {
+                    loop.stop()
+                    MHD_stop_daemon(raw)
+                }
+                return nil
+            }
+            daemons.append(raw)
+            boxes.append(box)
+        }
+        close(socket)
+        self.daemons = daemons
+        self.boxes = boxes
+        self.loops = loops
     }
 
-    /// Stops accepting; returns the listening socket, which the caller closes (nil when there is none).
-    func quiesce() -> Int32? {
-        let listener = MHD_quiesce_daemon(raw)
-        return listener >= 0 ? listener : nil
+    private static func start(
+        flags: UInt32, socket: Int32, threads: Int, connectionTimeout: Int, connectionLimit: Int, box: HandlerBox,
+        tlsCertificateCallback: UnsafeMutableRawPointer?
+    ) -> OpaquePointer? {
+        // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
+        em_start_daemon(
+            flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
+            accessHandler, completedHandler, requestStartHandler, Unmanaged.passUnretained(box).toOpaque(), tlsCertificateCallback
+        )
+    }
+
+    /// Stops accepting, and closes the listening socket.
+    func quiesce() {
+        guard !loops.isEmpty else {
+            let listener = MHD_quiesce_daemon(daemons[0])
+            if listener >= 0 { close(listener) }
+            return
+        }
+        // On each loop's thread, which is the only one that may touch its daemon's epoll set.
+        for (loop, raw) in zip(loops, daemons) {
+            let listener = loop.performAndWait { [raw = UInt(bitPattern: raw)] in
+                MHD_quiesce_daemon(OpaquePointer(bitPattern: raw)!)
+            }
+            if listener >= 0 { close(listener) }
+        }
     }
 
     /// Stops every thread; no connection may be suspended then.
     func stop() {
-        MHD_stop_daemon(raw)
+        for loop in loops { loop.stop() }
+        for raw in daemons { MHD_stop_daemon(raw) }
     }
 
     /// Whether this libmicrohttpd serves HTTPS with a certificate callback.
@@ -270,16 +333,16 @@ final class HTTPDaemon: @unchecked Sendable {
         MHD_is_feature_supported(.FEATURE_TLS) == .YES && MHD_is_feature_supported(.FEATURE_HTTPS_CERT_CALLBACK) == .YES
     }
 
-    private static func handler(_ cls: UnsafeMutableRawPointer) -> any RequestHandler {
-        Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue().handler
+    private static func box(_ cls: UnsafeMutableRawPointer) -> HandlerBox {
+        Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue()
     }
 
-    // The C callbacks, on libmicrohttpd's threads: `cls` is the handler, `con_cls` holds a retained
-    // `RequestState` per request, from the request line to the completion notice.
+    // The C callbacks, on libmicrohttpd's threads or a loop's: `cls` is the handler's box, `con_cls` holds a
+    // retained `RequestState` per request, from the request line to the completion notice.
 
     private static let requestStartHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
         guard let cls else { return nil }
-        return Unmanaged.passRetained(handler(cls).requestStarted(uri: uri)).toOpaque()
+        return Unmanaged.passRetained(box(cls).handler.requestStarted(uri: uri)).toOpaque()
     }
 
     private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
@@ -287,14 +350,38 @@ final class HTTPDaemon: @unchecked Sendable {
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         let body = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
         uploadSize.pointee = 0  // consumed: bodies are never buffered whole
-        return handler(cls).received(state, on: HTTPConnection(raw: connection), url: url, method: method, body: body) ? .YES : .NO
+        let box = box(cls)
+        return box.handler.received(state, on: HTTPConnection(raw: connection, servingLoop: box.loop), url: url, method: method, body: body) ? .YES : .NO
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, _ in
         guard let cls, let context, let raw = context.pointee else { return }
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
         context.pointee = nil
-        handler(cls).requestCompleted(state)
+        box(cls).handler.requestCompleted(state)
+    }
+}
+
+/// A libmicrohttpd daemon without threads of its own, which a `ServingLoop` drives from its thread.
+struct DrivenDaemon: @unchecked Sendable {
+    fileprivate let raw: OpaquePointer
+
+    /// libmicrohttpd's epoll set, which the loop watches for the daemon's sockets.
+    var epollDescriptor: Int32 {
+        em_daemon_epoll_fd(raw)
+    }
+
+    /// Handles whatever is ready: new connections, bytes on connections, resumed connections, idle ones
+    /// timed out. Does not wait.
+    func run() {
+        _ = MHD_run(raw)
+    }
+
+    /// Milliseconds until the daemon must run even without an event (0: at once); nil when it needs not.
+    var timeoutMilliseconds: Int? {
+        var timeout: UInt64 = 0
+        guard MHD_get_timeout(raw, &timeout) == .YES else { return nil }
+        return Int(clamping: timeout)
     }
 }
 

@@ -79,9 +79,21 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     public func start(on socket: ListenSocket) throws(StartError) {
         let connectionLimit = Self.raiseDescriptorLimit(for: configuration.connectionLimit)
         decider.templates.setMockServer(scheme + "://" + socket.address)
+        // With a proxy, one loop per core drives both libmicrohttpd and the connections to the target.
+        var loops: [ServingLoop] = []
+        if let forwarder {
+            for _ in 0..<Self.coreCount {
+                guard let loop = ServingLoop(), let lane = forwarder.makeLane(on: loop) else {
+                    close(socket.descriptor)
+                    throw StartError(description: "cannot start forwarding to \(forwarder.proxy.target): no epoll set or HTTP client can be made")
+                }
+                loop.lane = lane
+                loops.append(loop)
+            }
+        }
         guard let daemon = HTTPDaemon(
             socket: socket.descriptor, ipv6: socket.isIPv6, threads: Self.coreCount, connectionTimeout: configuration.connectionTimeout,
-            connectionLimit: connectionLimit, handler: self, tlsCertificateCallback: certificateCallback
+            connectionLimit: connectionLimit, handler: self, tlsCertificateCallback: certificateCallback, loops: loops
         ) else {
             close(socket.descriptor)
             throw StartError(description: "cannot start the HTTP listener on \(socket.address)")
@@ -112,7 +124,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     /// then stops. Waits on completions, not on a timer. Call once, from one thread.
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
-        if let listener = daemon.quiesce() { close(listener) }
+        daemon.quiesce()
         stopping.store(true, ordering: .sequentiallyConsistent)
         // Script calls not yet started are answered 503 now; running ones finish within their timeout.
         sender.scripts.stop()

@@ -3,8 +3,8 @@ import EspressoMartini
 import Glibc
 
 /// An HTTP/1.1 client of its own for a plain-HTTP target given by address (`http://127.0.0.1:9000`,
-/// `http://[::1]:9000`, `http://localhost:3000`): the forwarding thread sends each request and reads its
-/// answer on kept-alive connections in one epoll set, with one system call each way for a small answer.
+/// `http://[::1]:9000`, `http://localhost:3000`): a serving loop's thread sends each request and reads its
+/// answer on kept-alive connections in the loop's epoll set, with one system call each way for a small answer.
 /// libcurl costs several times as much per request (doc/performance.md); it stays for `https://` targets
 /// and targets named by a host name, which it resolves and verifies.
 ///
@@ -24,22 +24,25 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     /// `127.0.0.1 port 9000`, as failures name the target.
     private let place: String
     private let connectionsKept: Int
-    private let poll: ForwardingPoll
+    private let poll: EventPoll
     private static let bufferSize = 64 << 10
     /// Where answers are read and bodies written, one at a time (allocated once the client is sure to be made).
     private let buffer: UnsafeMutableRawBufferPointer
 
-    // On the forwarding thread only.
+    // On the loop's thread only.
     private var connections: [Int32: UpstreamConnection] = [:]
     private var idle: [UpstreamConnection] = []
     private var endedTransfers: [(transfer: any UpstreamTransfer, failure: TransferFailure?)] = []
     private var serial: UInt64 = 0
 
-    /// A client for `target` when it is a plain-HTTP URL whose host is an IP address or `localhost`; nil
-    /// otherwise (or when no epoll set can be made).
-    init?(target: ProxyTarget, connectionsKept: Int) {
-        guard !target.isHTTPS, let (host, port) = Self.hostAndPort(target.authority), let addresses = Self.resolve(host, port: port), !addresses.isEmpty,
-              let poll = ForwardingPoll() else { return nil }
+    /// Whether this client reaches `target`: a plain-HTTP URL whose host is an IP address or `localhost`.
+    static func reaches(_ target: ProxyTarget) -> Bool {
+        addresses(of: target) != nil
+    }
+
+    /// A client for `target` (one it `reaches`, else nil) whose connections are watched in `poll`.
+    init?(target: ProxyTarget, connectionsKept: Int, poll: EventPoll) {
+        guard let (host, port, addresses) = Self.addresses(of: target) else { return nil }
         self.addresses = addresses
         authority = target.authority
         place = "\(host) port \(port)"
@@ -79,15 +82,13 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         return endedTransfers
     }
 
-    func wait(milliseconds: Int, unless pending: () -> Bool) {
-        poll.wait(milliseconds: milliseconds, unless: pending) { token, events in
-            guard let connection = connections[Int32(truncatingIfNeeded: token)], connection.token == token else { return }
-            ready(connection, events: events)
-        }
+    func prepareWait(milliseconds: Int) -> Int {
+        milliseconds
     }
 
-    func wakeup() {
-        poll.wakeup()
+    func ready(token: UInt64, events: UInt32) {
+        guard let connection = connections[Int32(truncatingIfNeeded: token)], connection.token == token else { return }
+        ready(connection, events: events)
     }
 
     /// The receiver takes bytes again, or has body bytes for the target.
@@ -148,10 +149,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
             }
             serial += 1
             let connection = UpstreamConnection(socket: socket, token: serial << 32 | UInt64(UInt32(bitPattern: socket)), addressIndex: addressIndex, isConnecting: result != 0)
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
-            event.data.u64 = connection.token
-            guard epoll_ctl(poll.descriptor, EPOLL_CTL_ADD, socket, &event) == 0 else {
+            guard poll.watch(socket, for: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue, token: connection.token) else {
                 error = errno
                 close(socket)
                 continue
@@ -332,6 +330,12 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     // MARK: The target's address
+
+    /// The host, port and addresses of a plain-HTTP target given by an IP address or `localhost`.
+    private static func addresses(of target: ProxyTarget) -> (String, Int, [Address])? {
+        guard !target.isHTTPS, let (host, port) = hostAndPort(target.authority), let addresses = resolve(host, port: port), !addresses.isEmpty else { return nil }
+        return (host, port, addresses)
+    }
 
     /// `127.0.0.1:9000` → ("127.0.0.1", 9000); `[::1]` → ("::1", 80).
     private static func hostAndPort(_ authority: String) -> (String, Int)? {

@@ -1,7 +1,7 @@
-/// What drives requests to the proxy's target, on the forwarding thread: libcurl (`HTTPClientMulti`, for
-/// `https://` targets and targets named by a host name) or `PlainHTTPClient` (plain HTTP to an address,
-/// the common local case, at a fraction of libcurl's cost per request). Every method but `makeTransfer`
-/// and `wakeup` is called on the forwarding thread only.
+/// What drives requests to the proxy's target, on a serving loop's thread, its connections in the loop's
+/// epoll set: libcurl (`HTTPClientMulti`, for `https://` targets and targets named by a host name) or
+/// `PlainHTTPClient` (plain HTTP to an address, the common local case, at a fraction of libcurl's cost per
+/// request). Every method but `makeTransfer` is called on the loop's thread only.
 protocol UpstreamClient: AnyObject, Sendable {
     /// A new transfer; nil when none can be made.
     func makeTransfer() -> (any UpstreamTransfer)?
@@ -15,16 +15,16 @@ protocol UpstreamClient: AnyObject, Sendable {
     /// The transfers that have ended since the last call, each with its failure (nil: the answer is
     /// complete). Each is then given to `remove`.
     func ended() -> [(transfer: any UpstreamTransfer, failure: TransferFailure?)]
-    /// Waits until a connection is ready, a timer runs out, `wakeup` is called or `milliseconds` have passed,
-    /// then moves on the transfers of the ready connections (their receivers' callbacks run meanwhile).
-    /// Does not wait when `pending()`, asked once the thread counts as waiting, says there is work.
-    func wait(milliseconds: Int, unless pending: () -> Bool)
-    /// Ends a `wait` now, or makes the next one return at once. Any thread.
-    func wakeup()
+    /// Before the loop waits: brings its epoll set in line with what the client watches, and returns how
+    /// long the loop may wait, `milliseconds` or less when a timer of the client runs out sooner.
+    func prepareWait(milliseconds: Int) -> Int
+    /// One of the client's descriptors is ready (`token` as it was watched with): moves on the transfers on it
+    /// (their receivers' callbacks run meanwhile).
+    func ready(token: UInt64, events: UInt32)
 }
 
 /// One request to the target, reused for request after request. Configured on any thread while it is in
-/// no client; driven only by the forwarding thread.
+/// no client; driven only by its client's loop.
 protocol UpstreamTransfer: AnyObject, Sendable {
     /// The next request's URL and header lines, written before `configure`.
     var text: UpstreamRequestText { get }

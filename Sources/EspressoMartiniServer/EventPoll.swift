@@ -2,16 +2,16 @@ internal import CEpoll
 import Glibc
 import Synchronization
 
-/// The forwarding thread's epoll set, with a wake-up any thread can give: an eventfd in the set,
-/// edge-triggered, so it is never read, and written only while the thread waits or is about to.
-final class ForwardingPoll: @unchecked Sendable {
+/// A serving loop's epoll set, with a wake-up any thread can give: an eventfd in the set, edge-triggered, so
+/// it is never read, and written only while the loop waits or is about to.
+final class EventPoll: @unchecked Sendable {
     let descriptor: Int32
     private let wakeupEvent: Int32
     /// The thread waits, or is about to: the next `wakeup` writes the event.
     private let waiting = Atomic<Bool>(false)
     static let wakeupToken = UInt64.max
     static let eventCapacity = 64
-    private let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: ForwardingPoll.eventCapacity)
+    private let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: EventPoll.eventCapacity)
 
     /// Nil when no epoll set or eventfd can be made.
     init?() {
@@ -34,6 +34,15 @@ final class ForwardingPoll: @unchecked Sendable {
         close(descriptor)
         close(wakeupEvent)
         events.deallocate()
+    }
+
+    /// Watches `descriptor` for `events` (level-triggered unless they say `EPOLLET`), reported with `token`,
+    /// which must not be `wakeupToken`; false when epoll refuses.
+    func watch(_ descriptor: Int32, for events: UInt32, token: UInt64) -> Bool {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        return epoll_ctl(self.descriptor, EPOLL_CTL_ADD, descriptor, &event) == 0
     }
 
     /// Waits up to `milliseconds` (none when `pending()`, asked once the thread counts as waiting, says

@@ -1,0 +1,161 @@
+import EspressoMartini
+import Glibc
+
+/// What one serving loop forwards: the requests of its connections go through its own `UpstreamClient`,
+/// whose connections to the target are in the loop's epoll set, and their answers come back on the loop's
+/// thread, which resumes the client's connection without waking another thread. Everything here runs on
+/// that thread; a call from another one is handed to it (`ServingLoop.perform`). Starts, unpauses and
+/// cancels asked for while libmicrohttpd runs its callbacks are carried out once it has returned, before
+/// the loop waits: no transfer moves inside a callback of libmicrohttpd's, and a request's head and body
+/// go to the target together. Transfers are reused.
+final class ForwardingLane: @unchecked Sendable {
+    unowned let forwarder: Forwarder
+    /// Not retained: the loop keeps its lane.
+    unowned(unsafe) let loop: ServingLoop
+    private let client: any UpstreamClient
+
+    // On the loop's thread only.
+    private var running: [ObjectIdentifier: ForwardedExchange] = [:]
+    private var started: [ForwardedExchange] = []
+    private var unpaused: [ForwardedExchange] = []
+    private var cancelled: [ForwardedExchange] = []
+    /// Exchanges whose head was read during this turn of the loop, handed over once the client has read all
+    /// it can.
+    private var headsRead: [ForwardedExchange] = []
+    /// Ended transfers, for the next ones.
+    private var spareTransfers: [any UpstreamTransfer] = []
+    /// When transfers are next looked at for the proxy's timeout (`Monitor.coarseNow()`).
+    private var nextOverdueCheck: UInt64 = 0
+    /// The server stops: nothing more is forwarded.
+    private var stopped = false
+
+    init(forwarder: Forwarder, loop: ServingLoop, client: any UpstreamClient) {
+        self.forwarder = forwarder
+        self.loop = loop
+        self.client = client
+    }
+
+    /// See `Forwarder.forward`. On the loop's thread: the transfer starts once libmicrohttpd has returned.
+    func forward(
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection, hangUps: HangUpWatcher?
+    ) -> ForwardedExchange? {
+        guard let transfer = spareTransfers.popLast() ?? client.makeTransfer() else { return nil }
+        var recorded: ForwardedExchange.RecordedRequest?
+        if forwarder.recording != nil {
+            if let method = request.knownMethod {
+                recorded = ForwardedExchange.RecordedRequest(
+                    method: method, path: request.path, rawQuery: request.rawQuery, headers: request.headers.all, hasBody: body != .none
+                )
+            } else {
+                forwarder.logger.notice("\(request.method) \(request.path) is forwarded but not recorded: no method folder can be named \(request.method)")
+            }
+        }
+        let exchange = ForwardedExchange(
+            transfer: transfer, decision: decision, request: request, connection: connection, hangUps: hangUps, lane: self, recording: recorded
+        )
+        forwarder.writeRequest(request, rawTarget: rawTarget, hasBody: body != .none, connection: connection, into: transfer.text)
+        transfer.configure(UpstreamRequest(method: request.method, body: body), receiver: exchange)
+        if stopped {
+            exchange.transferEnded(TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true))
+        } else {
+            started.append(exchange)
+        }
+        return exchange
+    }
+
+    /// The exchange's transfer may move again (bytes to send, room for bytes received). Any thread.
+    func unpause(_ exchange: ForwardedExchange) {
+        guard loop.isCurrentThread else { return loop.perform { [self] in unpause(exchange) } }
+        unpaused.append(exchange)
+    }
+
+    /// Stops the exchange's transfer if it still runs (the client went away). Any thread.
+    func cancel(_ exchange: ForwardedExchange) {
+        guard loop.isCurrentThread else { return loop.perform { [self] in cancel(exchange) } }
+        cancelled.append(exchange)
+    }
+
+    /// `exchange` has read its head (called by its transfer's callbacks).
+    func headRead(_ exchange: ForwardedExchange) {
+        headsRead.append(exchange)
+    }
+
+    /// Ends every transfer (see `Forwarder.stop`); returns once done. Not on the loop's thread.
+    func stop() {
+        loop.performAndWait { [self] in
+            stopped = true
+            for exchange in started { exchange.transferEnded(Self.stopping) }
+            started.removeAll()
+            for exchange in Array(running.values) { end(exchange, Self.stopping) }
+        }
+    }
+
+    private static let stopping = TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true)
+
+    // MARK: The loop's turn
+
+    /// Before the loop waits: starts, unpauses and cancels what was asked, moves on the transfers whose
+    /// time has come, hands over what ended, ends the overdue; returns how long the loop may wait, at most
+    /// `milliseconds`.
+    func beforeWait(milliseconds: Int) -> Int {
+        if !started.isEmpty {
+            for exchange in started {
+                running[ObjectIdentifier(exchange.transfer)] = exchange
+                client.add(exchange.transfer)
+            }
+            started.removeAll(keepingCapacity: true)
+        }
+        if !unpaused.isEmpty {
+            for exchange in unpaused where running[ObjectIdentifier(exchange.transfer)] === exchange {
+                exchange.resumedByClient()
+                exchange.transfer.unpause()
+            }
+            unpaused.removeAll(keepingCapacity: true)
+        }
+        if !cancelled.isEmpty {
+            for exchange in cancelled where running[ObjectIdentifier(exchange.transfer)] === exchange {
+                end(exchange, TransferFailure(timedOut: false, reason: "the client went away"))
+            }
+            cancelled.removeAll(keepingCapacity: true)
+        }
+        client.runTimers()
+        settle()
+        guard !running.isEmpty else { return client.prepareWait(milliseconds: milliseconds) }
+        let now = Monitor<Int>.coarseNow()  // the clock the exchanges stamp their progress with
+        if now >= nextOverdueCheck {
+            nextOverdueCheck = now + forwarder.overdueCheckInterval
+            for exchange in running.values where exchange.isOverdue(now: now, timeout: forwarder.timeoutNanoseconds) {
+                end(exchange, TransferFailure(timedOut: true, reason: "no answer from the target within \(forwarder.proxy.timeout) s"))
+            }
+        }
+        return client.prepareWait(milliseconds: min(milliseconds, Int(forwarder.overdueCheckInterval / 1_000_000)))
+    }
+
+    /// A descriptor of the client's is ready.
+    func ready(token: UInt64, events: UInt32) {
+        client.ready(token: token, events: events)
+    }
+
+    /// After the loop's wait: hands over what the ready descriptors brought.
+    func afterWait() {
+        settle()
+    }
+
+    /// Ends the transfers the client has finished, then hands the heads read meanwhile to their clients: a
+    /// small answer read whole goes with its head.
+    private func settle() {
+        for (transfer, failure) in client.ended() {
+            if let exchange = running[ObjectIdentifier(transfer)] { end(exchange, failure) }
+        }
+        guard !headsRead.isEmpty else { return }
+        for exchange in headsRead { exchange.deliverHead() }
+        headsRead.removeAll(keepingCapacity: true)
+    }
+
+    private func end(_ exchange: ForwardedExchange, _ failure: TransferFailure?) {
+        client.remove(exchange.transfer)
+        running[ObjectIdentifier(exchange.transfer)] = nil
+        exchange.transferEnded(failure)
+        if spareTransfers.count < 64 { spareTransfers.append(exchange.transfer) }
+    }
+}

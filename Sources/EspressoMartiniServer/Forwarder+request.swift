@@ -2,16 +2,15 @@ import EspressoMartini
 
 extension Forwarder {
     /// Writes what the target gets for `request` into `text`, in place from where libmicrohttpd keeps the
-    /// request (no string is made): the URL, the target's base URL followed by the request line's path and
-    /// query (`rawTarget`; an absolute-form target loses its scheme and host); then the client's headers
-    /// without the hop-by-hop ones, `Host` (the target's own), `Content-Length` (libcurl sets it from the
-    /// body) and `Expect`; `X-Forwarded-For` extended with the client, `X-Forwarded-Proto` and
-    /// `X-Forwarded-Host` set; the proxy's `headers` in place of the client's of the same names. `Accept:`
-    /// and, with a body, `Expect:` keep libcurl from adding its own.
-    func writeRequest(_ request: Request, rawTarget: String, hasBody: Bool, connection: any RequestConnection, into text: UpstreamRequestText) {
+    /// request (no string is made): the request target, the target's base path followed by the request
+    /// line's path and query (`rawTarget`; an absolute-form target loses its scheme and host); then the
+    /// client's headers without the hop-by-hop ones, `Host` (the target's own), `Content-Length` (set from
+    /// `body`) and `Expect`; `X-Forwarded-For` extended with the client, `X-Forwarded-Proto` and
+    /// `X-Forwarded-Host` set; the proxy's `headers` in place of the client's of the same names; and the
+    /// body's framing. libcurl is kept from adding an `Accept` or an `Expect` of its own.
+    func writeRequest(_ request: Request, rawTarget: String, body: UpstreamRequest.Body, connection: any RequestConnection, into text: UpstreamRequestText) {
         let parts = requestParts
-        text.removeAll()
-        parts.urlPrefix.withUnsafeBytes { text.append($0) }
+        text.start(method: request.method, parts: parts)
         var target = rawTarget
         target.withUTF8 { raw in
             var path = raw[...]
@@ -22,8 +21,8 @@ extension Forwarder {
             if path.first != UInt8(ascii: "/") { text.append(byte: UInt8(ascii: "/")) }
             text.append(UnsafeBufferPointer(rebasing: path))
         }
-        text.endLine()
-        // Values kept for the lines written last are copied past the URL, outside any line.
+        text.endTarget(parts: parts)
+        // Values kept for the lines written last.
         var host: Range<Int>?
         var forwardedFor: [Range<Int>] = []
         var hopByHop = HopByHopHeaders()
@@ -38,15 +37,7 @@ extension Forwarder {
                 if name.equalsLowercased(ForwardedRequestParts.connection) { hopByHop.addConnection(value) }
             } else {
                 if name.equalsLowercased(ForwardedRequestParts.accept) { sendsAccept = true }
-                text.startLine()
-                text.append(name)
-                if value.isEmpty {
-                    text.append(byte: UInt8(ascii: ";"))
-                } else {
-                    text.append(": ")
-                    text.append(value)
-                }
-                text.endLine()
+                text.appendHeader(name: name, value: value)
             }
         }
         if hopByHop.namesHeaders {
@@ -61,7 +52,7 @@ extension Forwarder {
         text.startLine()
         text.append("X-Forwarded-For: ")
         for kept in forwardedFor {
-            text.appendCopy(kept)
+            text.appendKept(kept)
             text.append(", ")
         }
         if !connection.withClientAddressText({ text.append($0) }) { text.append("unknown") }
@@ -72,23 +63,14 @@ extension Forwarder {
         if let host {
             text.startLine()
             text.append("X-Forwarded-Host: ")
-            text.appendCopy(host)
+            text.appendKept(host)
             text.endLine()
         }
-        for line in parts.configuredLines {
-            text.startLine()
-            line.withUnsafeBytes { text.append($0) }
-            text.endLine()
+        for header in parts.configured {
+            header.name.withUnsafeBufferPointer { name in header.value.withUnsafeBufferPointer { text.appendHeader(name: name, value: $0) } }
         }
-        if !sendsAccept {
-            text.startLine()
-            text.append("Accept:")
-            text.endLine()
-        }
-        if hasBody {
-            text.startLine()
-            text.append("Expect:")
-            text.endLine()
-        }
+        if !sendsAccept { text.suppress("Accept") }
+        if body != .none { text.suppress("Expect") }
+        text.finish(body: body)
     }
 }

@@ -53,7 +53,7 @@ final class ForwardingLane: @unchecked Sendable {
         let exchange = ForwardedExchange(
             transfer: transfer, decision: decision, request: request, connection: connection, hangUps: hangUps, lane: self, recording: recorded
         )
-        forwarder.writeRequest(request, rawTarget: rawTarget, hasBody: body != .none, connection: connection, into: transfer.text)
+        forwarder.writeRequest(request, rawTarget: rawTarget, body: body, connection: connection, into: transfer.text)
         transfer.configure(UpstreamRequest(method: request.method, body: body), receiver: exchange)
         if stopped {
             exchange.transferEnded(TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true))

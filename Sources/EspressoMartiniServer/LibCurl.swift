@@ -158,7 +158,7 @@ final class HTTPClientTransfer: UpstreamTransfer, @unchecked Sendable {
     fileprivate var closesSocketsThroughMulti = false
     /// The next request's URL and header lines, written by the caller before `configure`; read by libcurl
     /// while the transfer runs.
-    let text = UpstreamRequestText()
+    let text = UpstreamRequestText(style: .curl)
     /// libcurl's header list, made of nodes pointing into `text`: no copy, nothing allocated per request.
     private var headerNodes: UnsafeMutablePointer<curl_slist>
     private var headerNodeCapacity = 32

@@ -20,7 +20,6 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     private let addresses: [Address]
-    private let authority: String
     /// `127.0.0.1 port 9000`, as failures name the target.
     private let place: String
     private let connectionsKept: Int
@@ -44,7 +43,6 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     init?(target: ProxyTarget, connectionsKept: Int, poll: EventPoll) {
         guard let (host, port, addresses) = Self.addresses(of: target) else { return nil }
         self.addresses = addresses
-        authority = target.authority
         place = "\(host) port \(port)"
         self.connectionsKept = connectionsKept
         self.poll = poll
@@ -57,7 +55,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     func makeTransfer() -> (any UpstreamTransfer)? {
-        PlainHTTPTransfer(client: self, authority: authority)
+        PlainHTTPTransfer(client: self)
     }
 
     func add(_ transfer: any UpstreamTransfer) {
@@ -124,7 +122,6 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         connection.transfer = transfer
         transfer.connection = connection
         connection.unsent.removeAll(keepingCapacity: true)
-        connection.unsent.append(contentsOf: transfer.head)
     }
 
     /// Opens a connection for `transfer` to the target's addresses from `index` on.
@@ -191,10 +188,21 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         }
     }
 
-    /// Writes what is unsent, then the body as the client gives it, until the socket is full, the body
-    /// waits for the client, or it is all sent.
+    /// Writes the head, then what is unsent, then the body as the client gives it, until the socket is full,
+    /// the body waits for the client, or it is all sent.
     private func send(_ connection: UpstreamConnection) {
         guard let transfer = connection.transfer, !connection.isConnecting else { return }
+        let head = transfer.text.written
+        if transfer.headSent < head.count {
+            let sent = Glibc.send(connection.socket, head.baseAddress! + transfer.headSent, head.count - transfer.headSent, Int32(MSG_NOSIGNAL))
+            if sent < 0 {
+                if errno == EAGAIN || errno == EINTR { return }
+                connectionBroke(connection, transfer, "Send failure: \(Self.describe(errno))")
+                return
+            }
+            transfer.headSent += sent
+            guard transfer.headSent == head.count else { return }
+        }
         while true {
             if !connection.unsent.isEmpty {
                 let sent = connection.unsent.withUnsafeBytes { Glibc.send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -292,7 +300,8 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         guard let connection = transfer.connection else { return }
         transfer.connection = nil
         connection.transfer = nil
-        if keepingConnection, transfer.reader.keepsAlive, !transfer.uploading, connection.unsent.isEmpty, idle.count < connectionsKept {
+        if keepingConnection, transfer.reader.keepsAlive, !transfer.uploading, transfer.headSent == transfer.text.count, connection.unsent.isEmpty,
+           idle.count < connectionsKept {
             connection.wasUsed = true
             idle.append(connection)
         } else {

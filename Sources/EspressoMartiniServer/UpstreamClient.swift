@@ -26,9 +26,9 @@ protocol UpstreamClient: AnyObject, Sendable {
 /// One request to the target, reused for request after request. Configured on any thread while it is in
 /// no client; driven only by its client's loop.
 protocol UpstreamTransfer: AnyObject, Sendable {
-    /// The next request's URL and header lines, written before `configure`.
+    /// What the next request says to the target (`Forwarder.writeRequest`), written before `configure`.
     var text: UpstreamRequestText { get }
-    /// Sets the transfer up for `request`, whose URL and header lines are in `text`, reporting to `receiver`.
+    /// Sets the transfer up for `request`, written in `text`, reporting to `receiver`.
     func configure(_ request: UpstreamRequest, receiver: HTTPClientTransferReceiver)
     /// Receiving and sending go on after a pause; the receiver's callbacks may run at once.
     func unpause()

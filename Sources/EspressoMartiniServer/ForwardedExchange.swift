@@ -175,6 +175,11 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     func transferHeaderLine(_ line: UnsafeRawBufferPointer) {
         lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
         guard head == nil, let complete = headReader.read(line) else { return }
+        transferHead(complete)
+    }
+
+    func transferHead(_ complete: UpstreamHead) {
+        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
         head = complete
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
         let records = forwarder.recording != nil && shared.withLock { $0.recorded != nil }

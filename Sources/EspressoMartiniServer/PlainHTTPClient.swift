@@ -276,9 +276,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
             fail(transfer, "the transfer has no receiver")
             return false
         }
-        let progress = transfer.reader.read(
-            bytes, headLine: { receiver.transferHeaderLine($0) }, body: { receiver.transferBody($0) }
-        )
+        let progress = transfer.reader.read(bytes, head: { receiver.transferHead($0) }, body: { receiver.transferBody($0) })
         switch progress {
         case .needsMore:
             return true

@@ -1,19 +1,57 @@
 import EspressoMartini
 
-/// The status and headers a proxy's target answered with, read line by line as libcurl hands them over;
-/// interim answers (`100 Continue`, `103 Early Hints`) are skipped. The lines are kept as they came, in one
-/// buffer, with each header's name and value ended by a zero byte where they lie: the client's answer gets
-/// them as C strings, and strings are made only for what reads headers one by one (a recording).
+/// The status and headers a proxy's target answered with, read by `UpstreamResponseReader` from the bytes
+/// (the client of its own) or line by line as libcurl hands them over (`Reader`); interim answers (`100
+/// Continue`, `103 Early Hints`) are skipped. The header lines are kept as they came, in one buffer, with each
+/// header's name and value ended by a zero byte where they lie: the client's answer gets them as C strings,
+/// and strings are made only for what reads headers one by one (a recording).
 struct UpstreamHead: Sendable {
     var statusCode = 0
     /// The body's length when the target gave one (and no `Transfer-Encoding`), read with the headers.
-    private(set) var contentLength: UInt64?
-    /// The lines, each followed by a zero byte; a header's name and value ended by a zero byte too.
+    var contentLength: UInt64?
+    /// The header lines, each followed by a zero byte; a header's name and value ended by a zero byte too.
     private var bytes: [UInt8] = []
     /// Where each header's name and value lie in `bytes`, in order.
     private var fields: [(name: Range<Int>, value: Range<Int>)] = []
     /// Headers continued on a folded line, whose values are not contiguous in `bytes` (obsolete, rare).
     private var foldedHeaders: [HTTPHeader]?
+
+    init() {}
+
+    /// A head with `statusCode`, its headers to come (`addHeader`).
+    init(statusCode: Int) {
+        self.statusCode = statusCode
+        bytes.reserveCapacity(512)
+        fields.reserveCapacity(16)
+    }
+
+    /// Adds the header line `line` (without its line end, not starting with a blank) whose name ends at
+    /// `colon`: its bytes are copied once, and its name and value (without surrounding blanks) each ended by
+    /// a zero byte.
+    mutating func addHeader(_ line: UnsafeRawBufferPointer, colon: Int) {
+        var valueStart = colon + 1, valueEnd = line.count
+        while valueStart < valueEnd, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 || line[valueEnd - 1] == 0x0D { valueEnd -= 1 }
+        let start = bytes.count
+        bytes.append(contentsOf: line)
+        bytes.append(0)
+        bytes[start + colon] = 0
+        let value = valueStart == valueEnd ? (start + colon)..<(start + colon) : (start + valueStart)..<(start + valueEnd)
+        if !value.isEmpty { bytes[value.upperBound] = 0 }
+        fields.append(((start)..<(start + colon), value))
+        if foldedHeaders != nil {
+            foldedHeaders!.append(HTTPHeader(name: string(at: start..<(start + colon)), value: string(at: value)))
+        }
+    }
+
+    /// A folded line (starting with a blank) continues the last header: kept as strings from now on.
+    mutating func continueHeader(_ line: UnsafeRawBufferPointer) {
+        var headers = self.headers
+        guard let last = headers.popLast() else { return }
+        let text = String(decoding: line, as: UTF8.self).trimmingWhitespace
+        headers.append(HTTPHeader(name: last.name, value: last.value + " " + text))
+        foldedHeaders = headers
+    }
 
     /// As sent, in order.
     var headers: [HTTPHeader] {
@@ -64,72 +102,44 @@ struct UpstreamHead: Sendable {
     private static let contentLengthName = Array("content-length".utf8)
     private static let transferEncoding = Array("transfer-encoding".utf8)
 
-    /// Reads the head from its lines: the status line, headers, an empty line.
+    /// Reads the head from its lines, as libcurl hands them over: the status line, headers, an empty line.
     struct Reader {
         private var head = UpstreamHead()
 
         /// Takes one line (with its CR LF); returns the head once its final empty line is read.
         mutating func read(_ line: UnsafeRawBufferPointer) -> UpstreamHead? {
-            let bytes = Self.trimmed(line[...])
-            if bytes.isEmpty {
+            var end = line.count
+            while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+            let content = UnsafeRawBufferPointer(rebasing: line[..<end])
+            if content.isEmpty {
                 guard head.statusCode >= 200 else {
                     head = UpstreamHead()  // an interim answer: the final one follows
                     return nil
                 }
-                head.finish()
+                head.readLength()
                 return head
             }
-            if bytes.starts(with: Self.statusLineStart) {
-                head = UpstreamHead()
-                head.bytes.reserveCapacity(512)
-                head.fields.reserveCapacity(16)
-                guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            if content.starts(with: Self.statusLineStart) {
                 var code = 0
-                for byte in bytes[(space + 1)...].prefix(3) where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                    code = code * 10 + Int(byte - UInt8(ascii: "0"))
+                if let space = content.firstIndex(of: UInt8(ascii: " ")) {
+                    for byte in content[(space + 1)...].prefix(3) where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                        code = code * 10 + Int(byte - UInt8(ascii: "0"))
+                    }
                 }
-                head.statusCode = code
-            } else if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") {
-                // A folded line continues the last header: kept as strings from now on.
-                var headers = head.headers
-                if let last = headers.popLast() {
-                    headers.append(HTTPHeader(name: last.name, value: last.value + " " + String(decoding: bytes, as: UTF8.self)))
-                    head.foldedHeaders = headers
-                }
-            } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-                let value = Self.trimmed(bytes[(colon + 1)...])
-                let start = head.bytes.count - line.startIndex
-                head.bytes.append(contentsOf: line)
-                head.bytes.append(0)
-                head.bytes[start + colon] = 0
-                let valueRange = value.isEmpty ? (start + colon)..<(start + colon) : (start + value.startIndex)..<(start + value.endIndex)
-                if !value.isEmpty { head.bytes[valueRange.upperBound] = 0 }
-                head.fields.append(((start + bytes.startIndex)..<(start + colon), valueRange))
-                if head.foldedHeaders != nil {
-                    head.foldedHeaders!.append(HTTPHeader(name: String(decoding: bytes[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
-                }
+                head = UpstreamHead(statusCode: code)
+            } else if content[0] == UInt8(ascii: " ") || content[0] == UInt8(ascii: "\t") {
+                head.continueHeader(content)
+            } else if let colon = content.firstIndex(of: UInt8(ascii: ":")) {
+                head.addHeader(content, colon: colon)
             }
             return nil
         }
 
         private static let statusLineStart = Array("HTTP/".utf8)
-
-        /// Without leading and trailing spaces, tabs, CR and LF.
-        private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-            var start = bytes.startIndex
-            var end = bytes.endIndex
-            while start < end, isBlank(bytes[start]) { start += 1 }
-            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-            return bytes[start..<end]
-        }
-
-        private static func isBlank(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
-        }
     }
 
     /// Reads the body's length from the headers, once they are all in.
-    private mutating func finish() {
+    mutating func readLength() {
         bytes.withUnsafeBufferPointer { buffer in
             var length: UInt64?
             for field in fields {

@@ -1,9 +1,9 @@
 import Glibc
 
-/// Reads an HTTP/1.1 answer from the bytes a connection to the target receives, as they come: the lines of
-/// its head (interim `1xx` heads included, which it skips past), then its body without the transfer
-/// coding (`chunked` decoded), ending where its framing says: `Content-Length`, the last chunk, no body at
-/// all (`HEAD`, `204`, `304`), or the connection's end. Pure logic, for `PlainHTTPTransfer`.
+/// Reads an HTTP/1.1 answer from the bytes a connection to the target receives, as they come: its head
+/// (interim `1xx` heads skipped), then its body without the transfer coding (`chunked` decoded), ending
+/// where its framing says: `Content-Length`, the last chunk, no body at all (`HEAD`, `204`, `304`), or the
+/// connection's end. Pure logic, for `PlainHTTPTransfer`.
 struct UpstreamResponseReader {
     /// What `read` got to.
     enum Progress: Equatable {
@@ -36,6 +36,8 @@ struct UpstreamResponseReader {
     private var partialLine: [UInt8] = []
     private var headSize = 0
     private var statusCode = 0
+    /// The head being read.
+    private var head = UpstreamHead()
     private var isHTTP10 = false
     private var contentLength: UInt64?
     private var transferEncodingIsChunked: Bool?
@@ -61,10 +63,10 @@ struct UpstreamResponseReader {
         return false
     }
 
-    /// Reads `bytes`, handing each line of the head (with its CR LF) to `headLine` and each piece of the
-    /// body to `body` (false: not taken, stop). `consumed` then says how many bytes were taken.
+    /// Reads `bytes`, handing the final head to `head` once it is whole and each piece of the body to `body`
+    /// (false: not taken, stop). `consumed` then says how many bytes were taken.
     mutating func read(
-        _ bytes: UnsafeRawBufferPointer, headLine: (UnsafeRawBufferPointer) -> Void, body: (UnsafeRawBufferPointer) -> Bool
+        _ bytes: UnsafeRawBufferPointer, head: (UpstreamHead) -> Void, body: (UnsafeRawBufferPointer) -> Bool
     ) -> Progress {
         var at = 0
         defer { consumed = at }
@@ -80,12 +82,12 @@ struct UpstreamResponseReader {
                 }
                 let problem: String?
                 if partialLine.isEmpty {
-                    problem = takeLine(UnsafeRawBufferPointer(rebasing: bytes[at...lineEnd]), headLine: headLine)
+                    problem = takeLine(UnsafeRawBufferPointer(rebasing: bytes[at...lineEnd]), head: head)
                 } else {
                     partialLine.append(contentsOf: bytes[at...lineEnd])
                     let line = partialLine
                     partialLine.removeAll(keepingCapacity: true)
-                    problem = line.withUnsafeBytes { takeLine($0, headLine: headLine) }
+                    problem = line.withUnsafeBytes { takeLine($0, head: head) }
                 }
                 at = lineEnd + 1
                 if let problem { return .malformed(problem) }
@@ -126,7 +128,7 @@ struct UpstreamResponseReader {
 
     /// One whole line (with its LF) of the head, the chunk framing or the trailers; why the answer is
     /// malformed, if it is.
-    private mutating func takeLine(_ line: UnsafeRawBufferPointer, headLine: (UnsafeRawBufferPointer) -> Void) -> String? {
+    private mutating func takeLine(_ line: UnsafeRawBufferPointer, head delivered: (UpstreamHead) -> Void) -> String? {
         var end = line.count - 1
         if end > 0, line[end - 1] == 0x0D { end -= 1 }
         let content = UnsafeRawBufferPointer(rebasing: line[..<end])
@@ -138,12 +140,23 @@ struct UpstreamResponseReader {
                 guard let code = Self.statusCode(content) else { return "the target's answer does not start with an HTTP/1 status line" }
                 statusCode = code
                 isHTTP10 = content[7] == UInt8(ascii: "0")
-                headLine(line)
+                head = UpstreamHead(statusCode: code)
                 return nil
             }
-            headLine(line)
-            if content.isEmpty { return endHead() }
-            readHeader(content)
+            if content.isEmpty {
+                let problem = endHead()
+                if problem == nil, statusCode >= 200 {
+                    head.contentLength = transferEncodingIsChunked == nil ? contentLength : nil
+                    delivered(head)
+                    head = UpstreamHead()
+                }
+                return problem
+            }
+            if content[0] == 0x20 || content[0] == 0x09 {
+                head.continueHeader(content)
+            } else {
+                readHeader(content)
+            }
             return nil
         case .chunkSize:
             guard let size = Self.chunkSize(content) else { return "the target sent a malformed chunk size" }
@@ -183,12 +196,14 @@ struct UpstreamResponseReader {
         return nil
     }
 
-    /// Notes the headers that frame the body or end the connection.
+    /// Adds a header to the head, and notes the ones that frame the body or end the connection.
     private mutating func readHeader(_ line: UnsafeRawBufferPointer) {
         guard let colon = Self.index(of: UInt8(ascii: ":"), in: line, from: 0) else { return }
+        head.addHeader(line, colon: colon)
         let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         if Self.named(name, Self.contentLengthName) {
+            guard contentLength == nil else { return }  // the first one counts, as it does for libcurl's answers
             contentLength = Self.decimal(value)
             if contentLength == nil { closes = true }
         } else if Self.named(name, Self.transferEncodingName) {

@@ -1,11 +1,12 @@
+import EspressoMartini
 @testable import EspressoMartiniServer
 import Testing
 
 @Suite("The plain-HTTP client's answer reader")
 struct UpstreamResponseReaderTests {
-    /// What a reader made of some bytes: its head lines, its body, the last progress.
+    /// What a reader made of some bytes: the heads it handed over, its body, the last progress.
     struct Outcome {
-        var headLines: [String] = []
+        var heads: [UpstreamHead] = []
         var body: [UInt8] = []
         var progress = UpstreamResponseReader.Progress.needsMore
         var consumed = 0
@@ -20,7 +21,7 @@ struct UpstreamResponseReaderTests {
         repeat {
             let end = min(bytes.count, start + min(pieceSize, bytes.count))
             outcome.progress = bytes[start..<end].withUnsafeBytes { piece in
-                reader.read(piece, headLine: { outcome.headLines.append(String(decoding: $0, as: UTF8.self)) }, body: {
+                reader.read(piece, head: { outcome.heads.append($0) }, body: {
                     outcome.body.append(contentsOf: $0)
                     return true
                 })
@@ -31,11 +32,16 @@ struct UpstreamResponseReaderTests {
         return outcome
     }
 
-    @Test("an answer with Content-Length: its head lines as they came, its body, complete, the connection kept")
+    @Test("an answer with Content-Length: its head once, its headers as they came, its body, complete, the connection kept")
     func contentLength() {
         var reader = UpstreamResponseReader(answersHead: false)
-        let outcome = Self.read("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}", into: &reader)
-        #expect(outcome.headLines == ["HTTP/1.1 200 OK\r\n", "Content-Type: application/json\r\n", "Content-Length: 7\r\n", "\r\n"])
+        let outcome = Self.read("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Empty:\r\nContent-Length:  7 \r\n\r\n{\"a\":1}", into: &reader)
+        #expect(outcome.heads.count == 1)
+        #expect(outcome.heads.first?.statusCode == 200)
+        #expect(outcome.heads.first?.contentLength == 7)
+        #expect(outcome.heads.first?.headers == [
+            HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Empty", value: ""), HTTPHeader(name: "Content-Length", value: "7"),
+        ])
         #expect(String(decoding: outcome.body, as: UTF8.self) == "{\"a\":1}")
         #expect(outcome.progress == .complete)
         #expect(reader.keepsAlive)
@@ -49,16 +55,27 @@ struct UpstreamResponseReaderTests {
         #expect(String(decoding: outcome.body, as: UTF8.self) == "hello, espresso!")
         #expect(outcome.progress == .complete)
         #expect(outcome.consumed == text.utf8.count)
-        #expect(outcome.headLines.count == 3)
+        #expect(outcome.heads.count == 1)
+        #expect(outcome.heads.first?.contentLength == nil)
+        #expect(outcome.heads.first?.headers == [HTTPHeader(name: "Transfer-Encoding", value: "gzip, Chunked")])
         #expect(reader.keepsAlive)
     }
 
-    @Test("interim answers come before the final head, whose body follows")
+    @Test("interim answers before the final head are skipped; its body follows")
     func interim() {
         var reader = UpstreamResponseReader(answersHead: false)
         let outcome = Self.read("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", into: &reader)
-        #expect(outcome.headLines == ["HTTP/1.1 103 Early Hints\r\n", "Link: </a.css>\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "Content-Length: 2\r\n", "\r\n"])
+        #expect(outcome.heads.map(\.statusCode) == [200])
+        #expect(outcome.heads.first?.headers == [HTTPHeader(name: "Content-Length", value: "2")])
         #expect(outcome.body == Array("ok".utf8))
+        #expect(outcome.progress == .complete)
+    }
+
+    @Test("a folded header line continues the header before it")
+    func folded() {
+        var reader = UpstreamResponseReader(answersHead: false)
+        let outcome = Self.read("HTTP/1.1 200 OK\r\nX-Long: first\r\n  second\r\nContent-Length: 0\r\n\r\n", into: &reader)
+        #expect(outcome.heads.first?.headers == [HTTPHeader(name: "X-Long", value: "first second"), HTTPHeader(name: "Content-Length", value: "0")])
         #expect(outcome.progress == .complete)
     }
 
@@ -98,11 +115,11 @@ struct UpstreamResponseReaderTests {
     func paused() {
         var reader = UpstreamResponseReader(answersHead: false)
         let text = Array("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody".utf8)
-        let first = text.withUnsafeBytes { reader.read($0, headLine: { _ in }, body: { _ in false }) }
+        let first = text.withUnsafeBytes { reader.read($0, head: { _ in }, body: { _ in false }) }
         #expect(first == .paused)
         #expect(reader.consumed == text.count - 4)
         var body: [UInt8] = []
-        let rest = text[(text.count - 4)...].withUnsafeBytes { reader.read($0, headLine: { _ in }, body: { body.append(contentsOf: $0); return true }) }
+        let rest = text[(text.count - 4)...].withUnsafeBytes { reader.read($0, head: { _ in }, body: { body.append(contentsOf: $0); return true }) }
         #expect(rest == .complete)
         #expect(body == Array("body".utf8))
     }

@@ -196,7 +196,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         guard state.headersSeen else {
             state.headersSeen = true
             prepare(state, connection: connection, method: method, url: url)
-            if state.forwarding != nil, !state.exchangeReadsBody { return forwardIfMissed(state, on: connection, url: url, method: method) }
+            if state.forwarding != nil { return forwardIfMissed(state, on: connection, url: url, method: method) }
             return true
         }
         if let forwarding = state.forwarding, let forwarded = forwarding.exchange {
@@ -261,12 +261,22 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     }
 
     /// With a proxy, before the body's end: plans the request, and when the tree has no answer for it,
-    /// starts forwarding it now, so that its body streams to the target.
+    /// starts forwarding it now, so that its body streams to the target. At the headers, a request whose
+    /// exchange reads its body is planned once the body is in (its route looked up once for both).
     private func forwardIfMissed(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Bool {
-        guard state.sessionRefusal == nil else { return true }
         let request = makeRequest(state, on: connection, url: url, method: method)
         let tree = state.tree ?? service.tree
-        let plan = decider.plan(request, tree: tree)
+        var route: RouteMatch?
+        if tree.readsBodies, !state.exchangeReadsBody {
+            let match = tree.exchangeTree.resolve(request.segments, method: request.knownMethod)
+            if case .exchange(let index) = match, tree.exchangeTree.exchanges[index].readsBody {
+                readsBody(state)
+                return true
+            }
+            route = match
+        }
+        guard state.sessionRefusal == nil else { return true }
+        let plan = decider.plan(request, tree: tree, route: route)
         guard case .forward = plan else { return true }
         return sender.send(decider.commit(plan, for: request, tree: tree), answering: request, state: state, on: connection)
     }
@@ -286,10 +296,19 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         state.tree = tree
         readSession(state, connection: connection)
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
-        if let forwarding = state.forwarding { readBodyFraming(forwarding, connection: connection) }
+        if let forwarding = state.forwarding {
+            // Looked up with the request's plan (`forwardIfMissed`).
+            readBodyFraming(forwarding, connection: connection)
+            return
+        }
         guard tree.readsBodies,
               case .exchange(let index) = tree.exchangeTree.resolve(RequestPath(String(cString: url)), method: HTTPMethod(requestMethod: method)),
               tree.exchangeTree.exchanges[index].readsBody else { return }
+        readsBody(state)
+    }
+
+    /// The request's exchange reads its body: it is kept up to what conditions read.
+    private func readsBody(_ state: RequestState) {
         state.exchangeReadsBody = true
         state.bodyLimit = max(state.bodyLimit, VariantConditions.bodyLimit)
     }

@@ -49,12 +49,14 @@ public final class Decider: Sendable {
     }
 
     /// What `request` would get from `tree` now, with the counters of `request.session`. Moves nothing.
-    public func plan(_ request: Request, tree: ServingTree) -> Plan {
+    /// `route`, when given, is what `tree.exchangeTree.resolve` gave for the request (the server has looked
+    /// it up already to know whether the request's exchange reads its body).
+    public func plan(_ request: Request, tree: ServingTree, route: RouteMatch? = nil) -> Plan {
         let segments = request.segments
         if segments.hasDotSegment { return .dotSegment }
         if reservesAdminPrefix, segments.startsWith(segment: Self.adminPrefix) { return .admin }
         if forwarding == .everything { return .forward(miss: nil) }
-        let plan = planFromTree(request, segments: segments, tree: tree)
+        let plan = planFromTree(request, route: route ?? tree.exchangeTree.resolve(segments, method: request.knownMethod), tree: tree)
         guard forwarding != nil else { return plan }
         switch plan {
         case .notFound, .methodNotAllowed, .noVariant: return .forward(miss: plan)
@@ -65,8 +67,8 @@ public final class Decider: Sendable {
     /// What the tree answers: an exchange (and variant), `405`, a CORS preflight or `404`. Inlined, so that
     /// a server without a proxy plans as fast as it would without this function.
     @inline(__always)
-    private func planFromTree(_ request: Request, segments: RequestPath, tree: ServingTree) -> Plan {
-        switch tree.exchangeTree.resolve(segments, method: request.knownMethod) {
+    private func planFromTree(_ request: Request, route: RouteMatch, tree: ServingTree) -> Plan {
+        switch route {
         case .exchange(let index):
             let exchange = tree.exchangeTree.exchanges[index]
             guard !exchange.variants.isEmpty else {

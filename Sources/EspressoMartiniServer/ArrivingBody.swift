@@ -15,7 +15,7 @@ import Synchronization
 /// with a `HangUpWatcher`, a client that closes its connection while the body waits ends it at once, so
 /// its connection and descriptor are given back without waiting for the next bytes. `closed()` runs
 /// once when libmicrohttpd is done with the body.
-class ArrivingBody: BodySource, @unchecked Sendable {
+class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
     private struct State {
         /// Counts wakes, so that a read sees whether one came while it was looking.
         var wakes: UInt64 = 0

@@ -1,17 +1,19 @@
 import EspressoMartini
 import Glibc
-import Synchronization
 
-/// One request forwarded to the proxy's target, on its connection's serving loop: libmicrohttpd's callbacks
-/// (the client's body comes in with `push`, the answer goes out once `outcome` has it) and the HTTP client's
-/// (the transfer's callbacks: the body goes to the target, the target's head and body come back) run on the
-/// loop's thread; the recording writer's thread (in spy mode, the end of the answer waits for the recording)
-/// and shut-down reach it from elsewhere.
+/// One request forwarded to the proxy's target, on its connection's serving loop. libmicrohttpd's callbacks
+/// (the client's body comes in with `push`, the answer goes out once `awaitOutcome` has it, its body read as
+/// this object is the answer's `BodySource`) and the HTTP client's (the transfer's callbacks: the body goes
+/// to the target, the target's head and body come back) all run on the loop's thread, so nothing here is
+/// locked. What comes from elsewhere is handed to the loop: the recording writer's word that the recording
+/// is written (in spy mode the end of the answer waits for it), and the client's hang-up while the answer
+/// waits for bytes.
 ///
 /// Both directions stream in bounded memory: at most `highWater` bytes of the client's body wait for the
 /// target (beyond, the client's connection is suspended until the target has taken them down to
-/// `lowWater`), and `ForwardedAnswer` bounds the answer the same way.
-final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
+/// `lowWater`), and at most `highWater` bytes of the answer wait for the client (beyond, the transfer stops
+/// receiving until the client has taken them down to `lowWater`), so an answer of any size passes.
+final class ForwardedExchange: BodySource, HTTPClientTransferReceiver, HangUpListener, @unchecked Sendable {
     static let highWater = 1 << 20
     static let lowWater = 256 << 10
 
@@ -32,51 +34,69 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         var bodySize = 0
     }
 
-    private struct Shared {
-        var upload = ByteQueue()
-        var uploadEnded = false
-        /// The transfer has ended: the client's bytes go nowhere.
-        var uploadDropped = false
-        /// The transfer paused its upload for want of bytes.
-        var transferWaitsForUpload = false
-        /// The client's connection is suspended until the target has taken enough bytes.
-        var suspendedForUpload = false
-        var outcome: Outcome?
-        /// The client's connection is suspended until the outcome is known.
-        var waitsForOutcome = false
-        /// A head whose answer has no body, kept from the client until the recording is written (spy mode).
-        var heldHead: UpstreamHead?
-        /// Non-nil while the request is to be recorded.
-        var recorded: RecordedRequest?
-    }
-
     let transfer: any UpstreamTransfer
     /// What the sender reports once the answer is queued (the access log, the journal).
     let decision: Decision
     let request: Request
-    let answer: ForwardedAnswer
-    private let connection: any RequestConnection
-    private unowned let lane: ForwardingLane
-    private var forwarder: Forwarder { lane.forwarder }
-    private let shared: Locked<Shared>
-    /// The transfer has ended.
-    private let transferIsOver = Atomic<Bool>(false)
-    /// When something last moved between the server and the target (`Monitor.coarseNow()`).
-    private let lastProgress = Atomic<UInt64>(Monitor<Int>.coarseNow())
+    let connection: any RequestConnection
+    unowned let lane: ForwardingLane
+    var forwarder: Forwarder { lane.forwarder }
+    private let hangUps: HangUpWatcher?
     private let isHead: Bool
 
-    // In the HTTP client's callbacks only.
+    // The client's body on its way to the target.
+    private var upload = ByteQueue()
+    private var uploadEnded = false
+    /// The transfer has ended: the client's bytes go nowhere.
+    private var uploadDropped = false
+    /// The transfer paused its upload for want of bytes.
+    private var transferWaitsForUpload = false
+    /// The client's connection is suspended until the target has taken enough bytes.
+    private var suspendedForUpload = false
+
+    // The target's answer.
+    private var outcome: Outcome?
+    /// The client's connection is suspended until the outcome is known.
+    private var waitsForOutcome = false
+    /// A head whose answer has no body, kept from the client until the recording is written (spy mode).
+    private var heldHead: UpstreamHead?
+    /// The transfer has ended.
+    private var transferIsOver = false
+    /// When something last moved between the server and the target (`Monitor.coarseNow()`).
+    private var lastProgress = Monitor<Int>.coarseNow()
+    /// libcurl's head lines, read into a head.
     private var headReader = UpstreamHead.Reader()
     private var head: UpstreamHead?
-    /// A recorded body, in memory while it is at most `recordedInMemory` bytes, then in a file.
-    private var recordedBody: [UInt8]?
-    private var recordingFile: RecordingFile?
-    static let recordedInMemory = 64 << 10
-    /// A head read and not yet handed to the client: it goes once libcurl has read what it could, or the
+    /// A head read and not yet handed to the client: it goes once the client has read what it could, or the
     /// transfer has ended (`deliverHead`). The client then gets the head with the start of the body, or a
     /// small answer whole, in one write, as from the target: a head sent alone, then a small body, would wait
     /// out a delayed acknowledgement (Nagle's algorithm) on the client's connection.
     private var pendingHead: UpstreamHead?
+
+    // The answer's body on its way to the client (`ForwardedExchange+answer.swift`).
+    var answer = ByteQueue()
+    var answerEnded = false
+    var answerBroken = false
+    /// While it is recorded in spy mode, the body's end (its last byte when its length is known, else its end)
+    /// waits for the recording to be written and the tree reloaded: the client's next request is then answered
+    /// by the tree.
+    var holdsBackEnd = false
+    var answerSize: UInt64?
+    /// The transfer stopped receiving for want of room.
+    var receivingPaused = false
+    /// A read found nothing and suspended the connection: the next bytes resume it.
+    var parked = false
+    /// What every read gives from now on (the client left, the server stops).
+    var ending: BodyRead?
+    /// The connection's socket is watched for the client's hang-up.
+    var watched = false
+
+    // What is recorded (with `record`).
+    private var recorded: RecordedRequest?
+    /// A recorded body, in memory while it is at most `recordedInMemory` bytes, then in a file.
+    private var recordedBody: [UInt8]?
+    private var recordingFile: RecordingFile?
+    static let recordedInMemory = 64 << 10
 
     init(
         transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection, hangUps: HangUpWatcher?,
@@ -87,72 +107,64 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         self.request = request
         self.connection = connection
         self.lane = lane
-        shared = Locked(Shared(recorded: recording))
+        self.hangUps = hangUps
+        recorded = recording
         isHead = request.method == "HEAD"
-        answer = ForwardedAnswer(connection: connection, hangUps: hangUps)
     }
 
-    /// The answer is to stream to the client (it was not all here when queued): a transfer paused for want of
-    /// room receives again once the client has taken enough. Before the answer is queued. Only then, because a
-    /// weak reference gives the exchange a side table, which every request would pay for.
-    func streamsAnswer() {
-        answer.onDrained = { [unowned lane, weak self] in
-            if let self { lane.unpause(self) }
-        }
+    deinit {
+        upload.removeAll()
+        answer.removeAll()
     }
 
     // MARK: libmicrohttpd's side
 
     /// A piece of the client's body. Suspends the connection when the target lags `highWater` bytes behind.
     func push(_ bytes: UnsafeRawBufferPointer) {
-        let wakeTransfer = shared.withLock { shared -> Bool in
-            if shared.recorded != nil {
-                shared.recorded!.bodySize += bytes.count
-                let room = VariantConditions.bodyLimit - shared.recorded!.body.count
-                if room > 0 { shared.recorded!.body.append(contentsOf: bytes.prefix(room)) }
-            }
-            guard !shared.uploadDropped else { return false }
-            shared.upload.append(bytes)
-            // Suspended once: libmicrohttpd must not be asked twice (a second piece pushed in the same call).
-            if shared.upload.count >= Self.highWater, !shared.suspendedForUpload {
-                shared.suspendedForUpload = true
-                connection.suspend()
-            }
-            defer { shared.transferWaitsForUpload = false }
-            return shared.transferWaitsForUpload
+        if recorded != nil {
+            recorded!.bodySize += bytes.count
+            let room = VariantConditions.bodyLimit - recorded!.body.count
+            if room > 0 { recorded!.body.append(contentsOf: bytes.prefix(room)) }
         }
-        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
-        if wakeTransfer { lane.unpause(self) }
+        guard !uploadDropped else { return }
+        upload.append(bytes)
+        // Suspended once: libmicrohttpd must not be asked twice (a second piece pushed in the same call).
+        if upload.count >= Self.highWater, !suspendedForUpload {
+            suspendedForUpload = true
+            connection.suspend()
+        }
+        lastProgress = Monitor<Int>.coarseNow()
+        wakeUpload()
     }
 
     /// The client's body is complete (at once for a request without one). Once is enough; more are ignored.
     func endUpload() {
-        let wakeTransfer = shared.withLock { shared -> Bool in
-            guard !shared.uploadEnded else { return false }
-            shared.uploadEnded = true
-            defer { shared.transferWaitsForUpload = false }
-            return shared.transferWaitsForUpload
-        }
-        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
-        if wakeTransfer { lane.unpause(self) }
+        guard !uploadEnded else { return }
+        uploadEnded = true
+        lastProgress = Monitor<Int>.coarseNow()
+        wakeUpload()
+    }
+
+    private func wakeUpload() {
+        guard transferWaitsForUpload else { return }
+        transferWaitsForUpload = false
+        lane.unpause(self)
     }
 
     /// The outcome when it is known; else the connection is suspended until it is (nil). A connection
     /// already suspended while the target takes the body waits for that resume first, then asks again.
     func awaitOutcome() -> Outcome? {
-        shared.withLock { shared in
-            if let outcome = shared.outcome { return outcome }
-            if shared.suspendedForUpload { return nil }
-            shared.waitsForOutcome = true
-            connection.suspend()
-            return nil
-        }
+        if let outcome { return outcome }
+        if suspendedForUpload { return nil }
+        waitsForOutcome = true
+        connection.suspend()
+        return nil
     }
 
     /// libmicrohttpd has finished with the request (answered, or the client went away): a transfer still
     /// running is stopped.
     func clientGone() {
-        if !transferIsOver.load(ordering: .acquiring) { lane.cancel(self) }
+        if !transferIsOver { lane.cancel(self) }
     }
 
     // MARK: The HTTP client's side
@@ -160,36 +172,35 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     /// Whether the target is overdue: it should be acting (taking the body, sending the head or the body)
     /// and nothing has moved for `timeout` seconds.
     func isOverdue(now: UInt64, timeout: UInt64) -> Bool {
-        guard now > lastProgress.load(ordering: .relaxed) + timeout else { return false }
-        let waitsForClient = shared.withLock { shared in
-            shared.outcome == nil ? !shared.uploadEnded && shared.upload.isEmpty : false
-        }
-        return !waitsForClient && !answer.waitsForClient
+        guard now > lastProgress + timeout else { return false }
+        let waitsForClient = outcome == nil ? !uploadEnded && upload.isEmpty : false
+        return !waitsForClient && !receivingPaused
     }
 
     /// The target may act again after the client took bytes: time runs from now.
     func resumedByClient() {
-        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
+        lastProgress = Monitor<Int>.coarseNow()
     }
 
     func transferHeaderLine(_ line: UnsafeRawBufferPointer) {
-        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
+        lastProgress = Monitor<Int>.coarseNow()
         guard head == nil, let complete = headReader.read(line) else { return }
         transferHead(complete)
     }
 
     func transferHead(_ complete: UpstreamHead) {
-        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
+        lastProgress = Monitor<Int>.coarseNow()
         head = complete
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
-        let records = forwarder.recording != nil && shared.withLock { $0.recorded != nil }
+        let records = recorded != nil && forwarder.recording != nil
         if records, !bodiless { recordedBody = [] }
         // Spy mode: the next identical request finds the exchange in the tree; else while the writer is behind,
         // the client waits for its own exchange, which bounds what waits to be written.
         let holdsBack = records && (forwarder.recordingReloads || forwarder.recording?.isBehind == true)
-        answer.expect(size: isHead ? 0 : complete.contentLength, holdingBackEnd: holdsBack && !bodiless)
+        answerSize = isHead ? 0 : complete.contentLength
+        holdsBackEnd = holdsBack && !bodiless
         if holdsBack && bodiless {
-            shared.withLock { $0.heldHead = complete }
+            heldHead = complete
         } else {
             pendingHead = complete
             lane.headRead(self)
@@ -197,8 +208,8 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     }
 
     func transferBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard answer.offer(bytes) else { return false }
-        lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed)
+        guard offer(bytes) else { return false }
+        lastProgress = Monitor<Int>.coarseNow()
         if recordedBody != nil {
             keepRecorded(bytes)
         } else {
@@ -215,7 +226,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         }
         guard let scratch = forwarder.recording?.scratchFolder, let file = RecordingFile(folder: scratch) else {
             // Nothing is recorded; the answer's end is let go when the transfer ends.
-            shared.withLock { $0.recorded = nil }
+            recorded = nil
             recordedBody = nil
             return
         }
@@ -225,7 +236,7 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
         recordedBody = nil
     }
 
-    /// Hands a head read to the client, if one waits. On the loop's thread.
+    /// Hands a head read to the client, if one waits.
     func deliverHead() {
         guard let head = pendingHead else { return }
         pendingHead = nil
@@ -233,40 +244,36 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
     }
 
     func transferUpload(into buffer: UnsafeMutableRawBufferPointer) -> UploadStep {
-        var resumeClient = false
-        let step = shared.withLock { shared -> UploadStep in
-            let count = shared.upload.read(into: buffer)
-            if shared.suspendedForUpload, shared.upload.count <= Self.lowWater {
-                shared.suspendedForUpload = false
-                resumeClient = true
-            }
-            if count > 0 { return .bytes(count) }
-            if shared.uploadEnded { return .end }
-            shared.transferWaitsForUpload = true
-            return .wait
+        let count = upload.read(into: buffer)
+        if suspendedForUpload, upload.count <= Self.lowWater {
+            suspendedForUpload = false
+            connection.resume()
         }
-        if case .bytes = step { lastProgress.store(Monitor<Int>.coarseNow(), ordering: .relaxed) }
-        if resumeClient { connection.resume() }
-        return step
+        if count > 0 {
+            lastProgress = Monitor<Int>.coarseNow()
+            return .bytes(count)
+        }
+        if uploadEnded { return .end }
+        transferWaitsForUpload = true
+        return .wait
     }
 
-    /// The transfer is over (out of the multi): the target's answer is complete, or `failure` says why not.
+    /// The transfer is over (out of the client): the target's answer is complete, or `failure` says why not.
     func transferEnded(_ failure: TransferFailure?) {
-        transferIsOver.store(true, ordering: .releasing)
+        transferIsOver = true
         transfer.release()
-        let (resumeClient, recorded) = shared.withLock { shared -> (Bool, RecordedRequest?) in
-            shared.uploadDropped = true
-            shared.upload.removeAll()
-            defer { shared.suspendedForUpload = false }
-            return (shared.suspendedForUpload, shared.recorded)
+        uploadDropped = true
+        upload.removeAll()
+        if suspendedForUpload {
+            suspendedForUpload = false
+            connection.resume()
         }
-        if resumeClient { connection.resume() }
         guard head != nil else {
             stopRecording()
             deliver(.failed(failure ?? TransferFailure(timedOut: false, reason: "the target closed the connection without an answer")))
             return
         }
-        answer.finish(broken: failure != nil)
+        finishAnswer(broken: failure != nil)
         // The head goes once the answer is whole: a small one then goes to the client in one write.
         defer { deliverHead() }
         guard failure == nil, let head, let recording = forwarder.recording, let recorded else {
@@ -290,7 +297,9 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
             responseHeaders: head.headers, responseBodyFile: bodyFile, responseBodyBytes: bodyBytes, contentDecoded: false
         )
         let encoding = bodyFile == nil && bodyBytes == nil ? nil : head.contentEncoding
-        recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding) { [self] in letAnswerEnd() })
+        recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding) { [self] in
+            lane.loop.perform { [self] in letAnswerEnd() }
+        })
     }
 
     /// Nothing is recorded: the body file goes, and the answer is not held back.
@@ -304,20 +313,46 @@ final class ForwardedExchange: HTTPClientTransferReceiver, @unchecked Sendable {
 
     /// The answer ends as it came: its last byte, or its head when it has no body, goes to the client.
     private func letAnswerEnd() {
-        answer.release()
-        if let held = shared.withLock({ shared in defer { shared.heldHead = nil }; return shared.heldHead }) {
+        holdsBackEnd = false
+        wake()
+        if let held = heldHead {
+            heldHead = nil
             deliver(.head(held))
         }
     }
 
     /// Makes the outcome known, and resumes the client's connection if it waits for it.
     private func deliver(_ outcome: Outcome) {
-        let wake = shared.withLock { shared -> Bool in
-            guard shared.outcome == nil else { return false }
-            shared.outcome = outcome
-            defer { shared.waitsForOutcome = false }
-            return shared.waitsForOutcome
+        guard self.outcome == nil else { return }
+        self.outcome = outcome
+        guard waitsForOutcome else { return }
+        waitsForOutcome = false
+        connection.resume()
+    }
+
+    // MARK: The answer's body, as libmicrohttpd reads it
+
+    /// What is ready from `position` on; when nothing is, the connection is suspended until there is
+    /// (`wake()`), and its socket watched for the client's hang-up meanwhile.
+    override func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
+        if let ending { return ending }
+        if let produced = produce(at: position, into: buffer) { return produced }
+        if !watched, let hangUps {
+            watched = true
+            hangUps.watch(connection.socket, for: self)
         }
-        if wake { connection.resume() }
+        parked = true
+        connection.suspend()
+        return .suspended
+    }
+
+    override func closed() {
+        hangUps?.forget(self)
+    }
+
+    /// The client closed its connection while the answer waited for bytes: the answer is cut short. On the
+    /// hang-up watcher's thread.
+    func clientLeft() {
+        lane.loop.perform { [self] in end(.broken) }
     }
 }

@@ -16,7 +16,7 @@ final class HangUpWatcher: @unchecked Sendable {
     private struct Watches {
         var poll: Int32 = -1
         var nextToken: UInt64 = 1
-        var bodies: [UInt64: ArrivingBody] = [:]
+        var bodies: [UInt64: any HangUpListener] = [:]
         var tokens: [ObjectIdentifier: UInt64] = [:]
     }
 
@@ -24,9 +24,9 @@ final class HangUpWatcher: @unchecked Sendable {
 
     init() {}
 
-    /// Ends `body` (`ArrivingBody.clientLeft()`) once the client on `socket` closes its connection. On the
-    /// connection's thread, while libmicrohttpd keeps the socket open; a socket of -1 is not watched.
-    func watch(_ socket: Int32, for body: ArrivingBody) {
+    /// Tells `body` (`clientLeft()`) once the client on `socket` closes its connection. On the connection's
+    /// thread, while libmicrohttpd keeps the socket open; a socket of -1 is not watched.
+    func watch(_ socket: Int32, for body: any HangUpListener) {
         guard socket >= 0 else { return }
         let (poll, token, started) = watches.withLock { watches -> (Int32, UInt64, Bool) in
             var started = false
@@ -52,7 +52,7 @@ final class HangUpWatcher: @unchecked Sendable {
     }
 
     /// `body` is done: a later report about its socket reaches nothing. Any thread.
-    func forget(_ body: ArrivingBody) {
+    func forget(_ body: any HangUpListener) {
         watches.withLock { watches in
             guard let token = watches.tokens.removeValue(forKey: ObjectIdentifier(body)) else { return }
             watches.bodies[token] = nil
@@ -67,7 +67,7 @@ final class HangUpWatcher: @unchecked Sendable {
             let count = epoll_wait(poll, events, Int32(capacity), -1)
             guard count > 0 else { continue }  // interrupted
             let left = watches.withLock { watches in
-                (0..<Int(count)).compactMap { index -> ArrivingBody? in
+                (0..<Int(count)).compactMap { index -> (any HangUpListener)? in
                     guard let body = watches.bodies.removeValue(forKey: events[index].data.u64) else { return nil }
                     watches.tokens[ObjectIdentifier(body)] = nil
                     return body

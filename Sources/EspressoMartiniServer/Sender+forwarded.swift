@@ -40,15 +40,14 @@ extension Sender {
             let inPlace = globalHeaders.isEmpty && !cors
             let headers = inPlace ? [] : withCORS(HTTPHeader.merging(own: head.clientHeaders, global: globalHeaders), on: connection)
             let response: HTTPResponse?
-            if request.method != "HEAD", let whole = exchange.answer.takeWholeBody(limit: 64 * 1024) {
+            if request.method != "HEAD", let whole = exchange.takeWholeBody(limit: 64 * 1024) {
                 // Already all here: sent with its head in one write.
                 response = HTTPResponse(takingMalloced: whole, headers: headers)
             } else {
                 let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
                 // libmicrohttpd allocates (and zeroes) a block per response: no larger than the body needs.
                 let blockSize = size.map { min(64 * 1024, max(1024, Int(clamping: $0))) } ?? 16 * 1024
-                exchange.streamsAnswer()
-                response = HTTPResponse(size: size, blockSize: blockSize, source: exchange.answer, headers: headers)
+                response = HTTPResponse(size: size, blockSize: blockSize, source: exchange, headers: headers)
             }
             guard let response else {
                 return finished(decision, status: UInt32(head.statusCode), queued: false, answering: request, state: state)

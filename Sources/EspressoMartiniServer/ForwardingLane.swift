@@ -15,7 +15,8 @@ final class ForwardingLane: @unchecked Sendable {
     private let client: any UpstreamClient
 
     // On the loop's thread only.
-    private var running: [ObjectIdentifier: ForwardedExchange] = [:]
+    /// The exchanges whose transfers run, each at its transfer's `lanePosition`.
+    private var running: [ForwardedExchange] = []
     private var started: [ForwardedExchange] = []
     private var unpaused: [ForwardedExchange] = []
     private var cancelled: [ForwardedExchange] = []
@@ -86,7 +87,7 @@ final class ForwardingLane: @unchecked Sendable {
             stopped = true
             for exchange in started { exchange.transferEnded(Self.stopping) }
             started.removeAll()
-            for exchange in Array(running.values) { end(exchange, Self.stopping) }
+            while let exchange = running.last { end(exchange, Self.stopping) }
         }
     }
 
@@ -100,20 +101,21 @@ final class ForwardingLane: @unchecked Sendable {
     func beforeWait(milliseconds: Int) -> Int {
         if !started.isEmpty {
             for exchange in started {
-                running[ObjectIdentifier(exchange.transfer)] = exchange
+                exchange.transfer.lanePosition = running.count
+                running.append(exchange)
                 client.add(exchange.transfer)
             }
             started.removeAll(keepingCapacity: true)
         }
         if !unpaused.isEmpty {
-            for exchange in unpaused where running[ObjectIdentifier(exchange.transfer)] === exchange {
+            for exchange in unpaused where runs(exchange) {
                 exchange.resumedByClient()
                 exchange.transfer.unpause()
             }
             unpaused.removeAll(keepingCapacity: true)
         }
         if !cancelled.isEmpty {
-            for exchange in cancelled where running[ObjectIdentifier(exchange.transfer)] === exchange {
+            for exchange in cancelled where runs(exchange) {
                 end(exchange, TransferFailure(timedOut: false, reason: "the client went away"))
             }
             cancelled.removeAll(keepingCapacity: true)
@@ -124,7 +126,7 @@ final class ForwardingLane: @unchecked Sendable {
         let now = Monitor<Int>.coarseNow()  // the clock the exchanges stamp their progress with
         if now >= nextOverdueCheck {
             nextOverdueCheck = now + forwarder.overdueCheckInterval
-            for exchange in running.values where exchange.isOverdue(now: now, timeout: forwarder.timeoutNanoseconds) {
+            for exchange in running.filter({ $0.isOverdue(now: now, timeout: forwarder.timeoutNanoseconds) }) {
                 end(exchange, TransferFailure(timedOut: true, reason: "no answer from the target within \(forwarder.proxy.timeout) s"))
             }
         }
@@ -144,17 +146,30 @@ final class ForwardingLane: @unchecked Sendable {
     /// Ends the transfers the client has finished, then hands the heads read meanwhile to their clients: a
     /// small answer read whole goes with its head.
     private func settle() {
-        for (transfer, failure) in client.ended() {
-            if let exchange = running[ObjectIdentifier(transfer)] { end(exchange, failure) }
+        client.takeEnded { transfer, failure in
+            let position = transfer.lanePosition
+            if position >= 0, running[position].transfer === transfer { end(running[position], failure) }
         }
         guard !headsRead.isEmpty else { return }
         for exchange in headsRead { exchange.deliverHead() }
         headsRead.removeAll(keepingCapacity: true)
     }
 
+    private func runs(_ exchange: ForwardedExchange) -> Bool {
+        let position = exchange.transfer.lanePosition
+        return position >= 0 && running[position] === exchange
+    }
+
+    /// Takes a running exchange out (the last one moves into its place) and ends it.
     private func end(_ exchange: ForwardedExchange, _ failure: TransferFailure?) {
         client.remove(exchange.transfer)
-        running[ObjectIdentifier(exchange.transfer)] = nil
+        let position = exchange.transfer.lanePosition
+        let last = running.removeLast()
+        if last !== exchange {
+            running[position] = last
+            last.transfer.lanePosition = position
+        }
+        exchange.transfer.lanePosition = -1
         exchange.transferEnded(failure)
         if spareTransfers.count < 64 { spareTransfers.append(exchange.transfer) }
     }

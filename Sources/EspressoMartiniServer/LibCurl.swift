@@ -162,6 +162,7 @@ final class HTTPClientTransfer: UpstreamTransfer, @unchecked Sendable {
     /// The next request's URL and header lines, written by the caller before `configure`; read by libcurl
     /// while the transfer runs.
     let text = UpstreamRequestText(style: .curl)
+    var lanePosition = -1
     /// libcurl's header list, made of nodes pointing into `text`: no copy, nothing allocated per request.
     private var headerNodes: UnsafeMutablePointer<curl_slist>
     private var headerNodeCapacity = 32
@@ -373,10 +374,9 @@ final class HTTPClientMulti: UpstreamClient, @unchecked Sendable {
         _ = library.multiSocketAction(handle, em_curl_socket_timeout, 0, &running)
     }
 
-    /// The transfers that have ended since the last call, each with its failure (nil: the answer is complete).
-    /// They are still in the multi: `remove` each.
-    func ended() -> [(transfer: any UpstreamTransfer, failure: TransferFailure?)] {
-        var ended: [(any UpstreamTransfer, TransferFailure?)] = []
+    /// Calls `body` with each transfer that has ended since the last call, and its failure (nil: the answer is
+    /// complete). They are still in the multi: `body` removes each.
+    func takeEnded(_ body: (any UpstreamTransfer, TransferFailure?) -> Void) {
         var left: Int32 = 0
         while let message = library.multiInfoRead(handle, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -384,9 +384,8 @@ final class HTTPClientMulti: UpstreamClient, @unchecked Sendable {
             guard em_curl_getinfo_pointer(library.easyGetinfo, easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { continue }
             let transfer = Unmanaged<HTTPClientTransfer>.fromOpaque(context).takeUnretainedValue()
             let code = message.pointee.data.result
-            ended.append((transfer, code == CURLE_OK ? nil : transfer.failure(code)))
+            body(transfer, code == CURLE_OK ? nil : transfer.failure(code))
         }
-        return ended
     }
 
     func prepareWait(milliseconds: Int) -> Int {

@@ -160,16 +160,8 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
             query = String(cString: mark + 1)
         }
         inFlight.add(1, ordering: .relaxed)
-        let state = RequestState(query: query, timed: timed)
-        if forwarder != nil, let uri { startForwarding(state, uri: uri) }
-        return state
-    }
-
-    /// With a proxy: keeps the request's target as it came, to forward it unchanged. Out of line, so that
-    /// `requestStarted` stays as short as it is without a proxy.
-    @inline(never)
-    private func startForwarding(_ state: RequestState, uri: UnsafePointer<CChar>) {
-        state.forwarding = ForwardingState(rawTarget: String(cString: uri))
+        // With a proxy, the request's target is kept as it came, to be forwarded unchanged.
+        return RequestState(query: query, timed: timed, rawTarget: forwarder != nil ? uri.map { String(cString: $0) } : nil)
     }
 
     func received(
@@ -180,7 +172,7 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
 
     @inline(__always)
     func requestCompleted(_ state: RequestState) {
-        state.forwarding?.exchange?.clientGone()
+        state.forwarded?.clientGone()
         if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, stopping.load(ordering: .sequentiallyConsistent) {
             drained.signal()
         }
@@ -196,16 +188,16 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         guard state.headersSeen else {
             state.headersSeen = true
             prepare(state, connection: connection, method: method, url: url)
-            if state.forwarding != nil { return forwardIfMissed(state, on: connection, url: url, method: method) }
+            if state.rawTarget != nil { return forwardIfMissed(state, on: connection, url: url, method: method) }
             return true
         }
-        if let forwarding = state.forwarding, let forwarded = forwarding.exchange {
+        if let forwarded = state.forwarded {
             if !body.isEmpty {
                 keepForJournal(body, state: state)
                 forwarded.push(body)
                 return true
             }
-            forwarding.bodyComplete = true
+            state.bodyComplete = true
             if state.journalEntry == nil, let journal {
                 state.journalEntry = journal.record(forwarded.request, answeredBy: forwarded.decision, body: state.body, bodySize: state.bodySize)
             }
@@ -216,16 +208,16 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
             state.bodySize += body.count
             let keep = min(body.count, state.bodyLimit - state.body.count)
             if keep > 0 { state.body.append(contentsOf: body.prefix(keep)) }
-            if let forwarding = state.forwarding, state.exchangeReadsBody, !forwarding.checkedPastBodyLimit, state.bodySize > VariantConditions.bodyLimit {
+            if state.rawTarget != nil, state.exchangeReadsBody, !state.checkedPastBodyLimit, state.bodySize > VariantConditions.bodyLimit {
                 // No condition reads a body this long: what the tree does with it is known now.
-                forwarding.checkedPastBodyLimit = true
+                state.checkedPastBodyLimit = true
                 let handled = forwardIfMissed(state, on: connection, url: url, method: method)
-                if let forwarded = forwarding.exchange, keep < body.count { forwarded.push(UnsafeRawBufferPointer(rebasing: body[keep...])) }
+                if let forwarded = state.forwarded, keep < body.count { forwarded.push(UnsafeRawBufferPointer(rebasing: body[keep...])) }
                 return handled
             }
             return true
         }
-        state.forwarding?.bodyComplete = true
+        state.bodyComplete = true
         if let suspended = state.suspended {
             state.suspended = nil
             return sender.send(suspended.decision, answering: suspended.request, state: state, on: connection)
@@ -296,9 +288,9 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
         state.tree = tree
         readSession(state, connection: connection)
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
-        if let forwarding = state.forwarding {
+        if state.rawTarget != nil {
             // Looked up with the request's plan (`forwardIfMissed`).
-            readBodyFraming(forwarding, connection: connection)
+            readBodyFraming(state, connection: connection)
             return
         }
         guard tree.readsBodies,
@@ -314,12 +306,12 @@ public final class MockServer: RequestHandler, @unchecked Sendable {
     }
 
     /// With a proxy: whether the request has a body, and its announced length.
-    private func readBodyFraming(_ forwarding: ForwardingState, connection: some RequestConnection) {
+    private func readBodyFraming(_ state: RequestState, connection: some RequestConnection) {
         if let length = Self.contentLength.withUnsafeBufferPointer({ connection.header(named: $0) }) {
-            forwarding.hasBody = true
-            forwarding.announcedBodySize = Int(String(decoding: length, as: UTF8.self).trimmingWhitespace)
+            state.hasBody = true
+            state.announcedBodySize = Int(String(decoding: length, as: UTF8.self).trimmingWhitespace)
         } else if Self.transferEncoding.withUnsafeBufferPointer({ connection.header(named: $0) }) != nil {
-            forwarding.hasBody = true
+            state.hasBody = true
         }
     }
 

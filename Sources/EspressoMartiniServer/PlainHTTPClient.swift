@@ -32,6 +32,8 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     private var connections: [Int32: UpstreamConnection] = [:]
     private var idle: [UpstreamConnection] = []
     private var endedTransfers: [(transfer: any UpstreamTransfer, failure: TransferFailure?)] = []
+    /// What `takeEnded` hands over, swapped with `endedTransfers` (neither allocates once it has grown).
+    private var handingOver: [(transfer: any UpstreamTransfer, failure: TransferFailure?)] = []
     private var serial: UInt64 = 0
 
     /// Whether this client reaches `target`: a plain-HTTP URL whose host is an IP address or `localhost`.
@@ -69,15 +71,16 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     func remove(_ transfer: any UpstreamTransfer) {
         let transfer = transfer as! PlainHTTPTransfer
         if let connection = transfer.connection { discard(connection) }
-        endedTransfers.removeAll { $0.transfer === transfer }
+        if !endedTransfers.isEmpty { endedTransfers.removeAll { $0.transfer === transfer } }
     }
 
     func runTimers() {}
 
-    func ended() -> [(transfer: any UpstreamTransfer, failure: TransferFailure?)] {
-        guard !endedTransfers.isEmpty else { return [] }
-        defer { endedTransfers.removeAll(keepingCapacity: true) }
-        return endedTransfers
+    func takeEnded(_ body: (any UpstreamTransfer, TransferFailure?) -> Void) {
+        guard !endedTransfers.isEmpty else { return }
+        swap(&endedTransfers, &handingOver)
+        for (transfer, failure) in handingOver { body(transfer, failure) }
+        handingOver.removeAll(keepingCapacity: true)
     }
 
     func prepareWait(milliseconds: Int) -> Int {

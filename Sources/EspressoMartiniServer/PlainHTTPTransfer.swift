@@ -3,6 +3,7 @@
 /// the client sends it and the body on a connection to the target and reads the answer back (on its loop).
 final class PlainHTTPTransfer: UpstreamTransfer, @unchecked Sendable {
     let text = UpstreamRequestText(style: .http)
+    var lanePosition = -1
     private unowned let client: PlainHTTPClient
     /// Retained while the transfer runs: the forwarded exchange.
     private(set) var receiver: HTTPClientTransferReceiver?

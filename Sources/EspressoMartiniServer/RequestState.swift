@@ -28,11 +28,23 @@ final class RequestState: @unchecked Sendable {
     var journalEntry: (ticket: RequestJournal.Ticket, status: Int?)?
     /// While the connection is suspended (a delay, a script): what to send when it resumes.
     var suspended: SuspendedAnswer?
-    /// With a proxy: what forwarding the request needs; nil without one.
-    var forwarding: ForwardingState?
 
-    init(query: String, timed: Bool) {
+    // With a proxy.
+    /// The request line's target as sent (path and query, not decoded), for the target; nil without a proxy.
+    let rawTarget: String?
+    /// Whether the request has a body (`Content-Length` or `Transfer-Encoding`), and the length it announced.
+    var hasBody = false
+    var announcedBodySize: Int?
+    /// The whole body has arrived (the access handler's last call).
+    var bodyComplete = false
+    /// The decision has been looked at once the body outgrew what conditions read.
+    var checkedPastBodyLimit = false
+    /// The request being forwarded to the proxy's target.
+    var forwarded: ForwardedExchange?
+
+    init(query: String, timed: Bool, rawTarget: String? = nil) {
         self.query = query
         started = timed ? .now : nil
+        self.rawTarget = rawTarget
     }
 }

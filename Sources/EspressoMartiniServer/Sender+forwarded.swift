@@ -5,24 +5,24 @@ extension Sender {
     /// still coming (the decision was made at its headers), the server pushes each piece into the exchange
     /// and calls `answerForwarded` once it is all in; otherwise the kept body goes at once.
     func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
-        guard let forwarder, let forwarding = state.forwarding else {
+        guard let forwarder, let rawTarget = state.rawTarget else {
             return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "forwarding is not set up"), for: decision, answering: request, state: state, on: connection)
         }
         let body: UpstreamRequest.Body
-        if forwarding.bodyComplete {
-            body = forwarding.hasBody ? .length(state.bodySize) : .none
+        if state.bodyComplete {
+            body = state.hasBody ? .length(state.bodySize) : .none
         } else {
-            body = !forwarding.hasBody ? .none : forwarding.announcedBodySize.map { .length($0) } ?? .chunked
+            body = !state.hasBody ? .none : state.announcedBodySize.map { .length($0) } ?? .chunked
         }
         guard let exchange = forwarder.forward(
-            request, decision: decision, rawTarget: forwarding.rawTarget, body: body, on: connection,
+            request, decision: decision, rawTarget: rawTarget, body: body, on: connection,
             hangUps: hangUps
         ) else {
             return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "no HTTP client transfer can be made"), for: decision, answering: request, state: state, on: connection)
         }
-        forwarding.exchange = exchange
+        state.forwarded = exchange
         if !state.body.isEmpty { state.body.withUnsafeBytes { exchange.push($0) } }
-        guard forwarding.bodyComplete else { return true }
+        guard state.bodyComplete else { return true }
         return answerForwarded(exchange, job: job, state: state, on: connection)
     }
 

@@ -12,9 +12,9 @@ protocol UpstreamClient: AnyObject, Sendable {
     func remove(_ transfer: any UpstreamTransfer)
     /// Moves on the transfers whose time has come.
     func runTimers()
-    /// The transfers that have ended since the last call, each with its failure (nil: the answer is
-    /// complete). Each is then given to `remove`.
-    func ended() -> [(transfer: any UpstreamTransfer, failure: TransferFailure?)]
+    /// Calls `body` with each transfer that has ended since the last call, and its failure (nil: the answer
+    /// is complete); `body` gives each to `remove`.
+    func takeEnded(_ body: (any UpstreamTransfer, TransferFailure?) -> Void)
     /// Before the loop waits: brings its epoll set in line with what the client watches, and returns how
     /// long the loop may wait, `milliseconds` or less when a timer of the client runs out sooner.
     func prepareWait(milliseconds: Int) -> Int
@@ -26,6 +26,8 @@ protocol UpstreamClient: AnyObject, Sendable {
 /// One request to the target, reused for request after request. Configured on any thread while it is in
 /// no client; driven only by its client's loop.
 protocol UpstreamTransfer: AnyObject, Sendable {
+    /// Where the lane running the transfer keeps it (`ForwardingLane`); -1 while it runs in none.
+    var lanePosition: Int { get set }
     /// What the next request says to the target (`Forwarder.writeRequest`), written before `configure`.
     var text: UpstreamRequestText { get }
     /// Sets the transfer up for `request`, written in `text`, reporting to `receiver`.

@@ -297,9 +297,12 @@ final class ForwardedExchange: BodySource, HTTPClientTransferReceiver, HangUpLis
             responseHeaders: head.headers, responseBodyFile: bodyFile, responseBodyBytes: bodyBytes, contentDecoded: false
         )
         let encoding = bodyFile == nil && bodyBytes == nil ? nil : head.contentEncoding
-        recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding) { [self] in
-            lane.loop.perform { [self] in letAnswerEnd() }
-        })
+        // What the answer holds back waits for the recording; an answer that holds nothing back has ended.
+        var then: @Sendable () -> Void = {}
+        if holdsBackEnd || heldHead != nil {
+            then = { [self] in lane.loop.perform { [self] in letAnswerEnd() } }
+        }
+        recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding, then: then))
     }
 
     /// Nothing is recorded: the body file goes, and the answer is not held back.

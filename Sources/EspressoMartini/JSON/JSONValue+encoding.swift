@@ -26,40 +26,71 @@ extension JSONValue {
         write(to: &output, indentation: nil)
     }
 
-    /// `indentation`: the current level when indenting, nil for compact text.
+    /// `indentation`: the current level when indenting, nil for compact text. Bytes are appended in runs,
+    /// never one generic element at a time.
     private func write(to output: inout [UInt8], indentation: Int?) {
         switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): output.append(contentsOf: String(value).utf8)
-        case .real(let value): output.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+        case .null: Self.append("null", to: &output)
+        case .bool(let value): Self.append(value ? "true" : "false", to: &output)
+        case .integer(let value): Self.appendDecimal(value, to: &output)
+        case .real(let value):
+            if value.isFinite { output.append(contentsOf: String(value).utf8) } else { Self.append("null", to: &output) }
         case .string(let value): JSONStringEscaping.appendQuoted(value, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
+            let inner = indentation.map { $0 + 1 }
+            for index in elements.indices {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newLine(&output, indentation.map { $0 + 1 })
-                element.write(to: &output, indentation: indentation.map { $0 + 1 })
+                Self.newLine(&output, inner)
+                elements[index].write(to: &output, indentation: inner)
             }
             if !elements.isEmpty { Self.newLine(&output, indentation) }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
+            let inner = indentation.map { $0 + 1 }
+            for index in members.indices {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.newLine(&output, indentation.map { $0 + 1 })
-                JSONStringEscaping.appendQuoted(member.key, to: &output)
-                output.append(contentsOf: (indentation == nil ? ":" : ": ").utf8)
-                member.value.write(to: &output, indentation: indentation.map { $0 + 1 })
+                Self.newLine(&output, inner)
+                JSONStringEscaping.appendQuoted(members[index].key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                if indentation != nil { output.append(UInt8(ascii: " ")) }
+                members[index].value.write(to: &output, indentation: inner)
             }
             if !members.isEmpty { Self.newLine(&output, indentation) }
             output.append(UInt8(ascii: "}"))
         }
     }
 
+    private static func append(_ text: StaticString, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// The digits of `value`, written from the end of a buffer on the stack.
+    private static func appendDecimal(_ value: Int64, to output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value.magnitude
+            var at = digits.count
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if value < 0 { output.append(UInt8(ascii: "-")) }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
+    }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+
     private static func newLine(_ output: inout [UInt8], _ indentation: Int?) {
         guard let indentation else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indentation))
+        var count = 2 * indentation
+        while count > 0 {
+            let run = min(count, spaces.count)
+            spaces.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<run])) }
+            count -= run
+        }
     }
 }

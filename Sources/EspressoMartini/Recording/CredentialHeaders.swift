@@ -8,7 +8,8 @@ public enum CredentialHeaders {
     public static let redacted = "REDACTED"
 
     public static func contains(_ name: String) -> Bool {
-        names.contains(name.lowercased())
+        var name = name
+        return name.withUTF8 { contains($0) }
     }
 
     /// `contains` for a name as bytes, without making a string: the journal asks for every header of every

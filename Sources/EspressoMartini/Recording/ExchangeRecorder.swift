@@ -193,6 +193,6 @@ public final class ExchangeRecorder: @unchecked Sendable {
     }
 
     private static func contentType(of headers: [HTTPHeader]) -> String {
-        headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+        headers.first { $0.isNamed("content-type") }?.value ?? ""
     }
 }

@@ -50,13 +50,11 @@ public struct RecordedExchange: Sendable {
     /// of `--redact` ones as `REDACTED`.
     public func writtenResponseHeaders(_ options: RecordingOptions) -> [HTTPHeader] {
         let hopByHop = HopByHopHeaders(in: responseHeaders)
-        let matched = Set(options.matchHeaders.map { $0.lowercased() })
-        let redacted = Set(options.redactedHeaders.map { $0.lowercased() })
         return responseHeaders.compactMap { header in
-            let name = header.name.lowercased()
-            if name == "date" || name == "content-length" || hopByHop.contains(name) { return nil }
-            if name == "content-encoding", contentDecoded { return nil }
-            if redacted.contains(name) || (CredentialHeaders.contains(name) && !matched.contains(name)) {
+            if header.isNamed("date") || header.isNamed("content-length") || hopByHop.contains(header.name) { return nil }
+            if contentDecoded, header.isNamed("content-encoding") { return nil }
+            let named = { (names: [String]) in names.contains { HTTPHeader.name(header.name, equalsCaseInsensitively: $0) } }
+            if named(options.redactedHeaders) || (CredentialHeaders.contains(header.name) && !named(options.matchHeaders)) {
                 return HTTPHeader(name: header.name, value: CredentialHeaders.redacted)
             }
             return header
@@ -79,7 +77,7 @@ public struct RecordedExchange: Sendable {
         }
         if !headers.isEmpty { members.append(JSONMember(key: "headers", value: .object(headers))) }
         if let body = requestBody, !body.isEmpty, body.count == requestBodySize {
-            let contentType = requestHeaders.first { $0.name.lowercased() == "content-type" }.map { ContentType.essence($0.value) }
+            let contentType = requestHeaders.first { $0.isNamed("content-type") }.map { ContentType.essence($0.value) }
             if contentType == "application/x-www-form-urlencoded", let form = Self.firstValues(URLEncodedForm(parsing: String(decoding: body, as: UTF8.self))) {
                 members.append(JSONMember(key: "form", value: form))
             } else if case .success(let document) = parser.parse(body) {

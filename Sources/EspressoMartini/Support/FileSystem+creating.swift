@@ -9,7 +9,12 @@ extension FileSystem {
     /// (`0644`, whatever the process's umask: the service's is `0077`); -1 with `errno` set when it exists or
     /// cannot be made.
     public static func createTreeFile(_ path: String) -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        createTreeFile(path, in: AT_FDCWD)
+    }
+
+    /// `createTreeFile` for `path` relative to the open folder `folder`.
+    public static func createTreeFile(_ path: String, in folder: Int32) -> Int32 {
+        let descriptor = openat(folder, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor >= 0, umaskHidesTreeFiles { fchmod(descriptor, 0o644) }
         return descriptor
     }

@@ -45,6 +45,18 @@ extension HTTPHeader {
         }
     }
 
+    /// Whether `name` and `other` are the same name in any case (ASCII).
+    public static func name(_ name: String, equalsCaseInsensitively other: String) -> Bool {
+        var name = name, other = other
+        return name.withUTF8 { name in
+            other.withUTF8 { other in
+                guard name.count == other.count else { return false }
+                for index in 0..<name.count where name[index].lowercasedASCII != other[index].lowercasedASCII { return false }
+                return true
+            }
+        }
+    }
+
     /// Whether `name` can be a header's name (RFC 9110 token characters).
     public static func isValidName(_ name: String) -> Bool {
         HeadersParser.isToken(name)

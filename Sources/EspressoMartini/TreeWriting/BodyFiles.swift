@@ -1,33 +1,44 @@
 /// The body files of one method folder as the tree writer writes them: `response-N.EXT`, numbered in the
 /// order they are named, after the highest number of the files kept as they are; one file per distinct body.
 struct BodyFiles {
-    let folder: String
+    /// Where the files go, for messages and for files written through temporary files.
+    var folder: String { hidden?.path ?? folderPath }
+    private let folderPath: String
     /// The names given out so far, in order, each once.
     private(set) var named: [String] = []
-    private var byContents: [BodyKey: String] = [:]
+    /// The bodies written from bytes, to find an identical one among an exchange's few bodies.
+    private var written: [(bytes: [UInt8], fileExtension: String, name: String)] = []
     private var nextNumber: Int
 
-    private struct BodyKey: Hashable {
-        let bytes: [UInt8]
-        let fileExtension: String
-    }
+    /// A new folder no loader reads yet, which files are written straight into instead of through temporary
+    /// files; nil: `folder`, through temporary files.
+    private let hidden: HiddenFolder?
 
     /// `drafts`: every body the exchange has, for the numbers of the files it keeps; `numberingAfterFolder`:
     /// new files are numbered after every `response-N` already in the folder too.
-    /// Files are written straight into `folder` (one no loader reads yet) instead of through temporary files.
-    private let writingDirectly: Bool
-
-    init(folder: String, drafts: [ResponseDraft.Body], numberingAfterFolder: Bool = false, writingDirectly: Bool = false) {
-        self.folder = folder
-        self.writingDirectly = writingDirectly
-        var kept = drafts.compactMap { draft -> Int? in
-            guard case .existingFile(let name) = draft else { return nil }
-            return Self.number(of: name)
-        }
+    init(folder: String, drafts: [ResponseDraft.Body], numberingAfterFolder: Bool = false) {
+        folderPath = folder
+        hidden = nil
+        var kept = Self.numbers(in: drafts)
         if numberingAfterFolder {
             kept += (FileSystem.listing(of: folder) ?? []).compactMap { Self.number(of: $0.name) }
         }
         nextNumber = (kept.max() ?? 0) + 1
+    }
+
+    /// The body files of a new method folder, written into `hidden`.
+    init(writingInto hidden: HiddenFolder, drafts: [ResponseDraft.Body]) {
+        folderPath = ""
+        self.hidden = hidden
+        nextNumber = (Self.numbers(in: drafts).max() ?? 0) + 1
+    }
+
+    /// The numbers of the existing files `drafts` name.
+    private static func numbers(in drafts: [ResponseDraft.Body]) -> [Int] {
+        drafts.compactMap { draft -> Int? in
+            guard case .existingFile(let name) = draft else { return nil }
+            return number(of: name)
+        }
     }
 
     /// The file name `body` is written under (written now unless it is already there).
@@ -39,18 +50,21 @@ struct BodyFiles {
         case .existingFile(let existing):
             name = existing
         case .bytes(let bytes, let fileExtension):
-            let key = BodyKey(bytes: bytes, fileExtension: fileExtension)
-            if let written = byContents[key] { return written }
+            if let same = written.first(where: { $0.bytes == bytes && $0.fileExtension == fileExtension }) { return same.name }
             name = nextName(fileExtension)
-            if writingDirectly {
-                try TreeFiles.writeDirectly(bytes, to: FileSystem.join(folder, name))
+            if let hidden {
+                try hidden.write(bytes, file: name)
             } else {
                 try TreeFiles.write(bytes, to: FileSystem.join(folder, name))
             }
-            byContents[key] = name
+            written.append((bytes, fileExtension, name))
         case .movedFile(let path, let fileExtension):
             name = nextName(fileExtension)
-            try TreeFiles.move(path, to: FileSystem.join(folder, name))
+            if let hidden {
+                try hidden.move(path, file: name)
+            } else {
+                try TreeFiles.move(path, to: FileSystem.join(folder, name))
+            }
         }
         if !named.contains(name) { named.append(name) }
         return name

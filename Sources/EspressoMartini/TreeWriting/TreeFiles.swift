@@ -7,7 +7,7 @@ import Synchronization
 
 /// The file operations of the tree writer, with plain POSIX calls. Every file appears whole or not at all: it
 /// is written under a hidden temporary name in its folder (which the loader ignores) and renamed into place,
-/// or written directly into a new hidden folder that is renamed into place whole.
+/// or written directly into a new hidden folder that is renamed into place whole (`HiddenFolder`).
 /// Nothing is synced to disk: the point is that a loader running meanwhile (the watcher of a server) never
 /// reads half a file, not that a power cut keeps it.
 enum TreeFiles {
@@ -36,30 +36,6 @@ enum TreeFiles {
         return false
     }
 
-    /// A new hidden folder beside `path` (`.NAME.espressomartini-PID-N`, which the loader ignores), to fill
-    /// with files written directly (`writeDirectly`) before it is renamed to `path` whole.
-    static func makeHiddenFolder(beside path: String) throws(TreeWritingError) -> String {
-        let prefix = hiddenPrefix(beside: path)
-        while true {
-            let folder = prefix + String(hiddenNumber.add(1, ordering: .relaxed).newValue)
-            if mkdir(folder, 0o755) == 0 { return folder }
-            guard errno == EEXIST else { throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))") }
-        }
-    }
-
-    /// Writes `bytes` into a new file `path` (in a folder of the writer's own that no loader reads yet).
-    static func writeDirectly(_ bytes: [UInt8], to path: String) throws(TreeWritingError) {
-        let descriptor = FileSystem.createTreeFile(path)
-        guard descriptor >= 0 else { throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))") }
-        try writeAll(bytes, to: descriptor, path: path) { unlink(path) }
-    }
-
-    /// Removes a hidden folder made by `makeHiddenFolder` and the files in it (a write that failed).
-    static func removeHiddenFolder(_ folder: String) {
-        for entry in FileSystem.listing(of: folder) ?? [] { unlink(FileSystem.join(folder, entry.name)) }
-        rmdir(folder)
-    }
-
     /// Writes `bytes` to `path` through a temporary file renamed over it.
     static func write(_ bytes: [UInt8], to path: String) throws(TreeWritingError) {
         let temporary = try temporaryFile(beside: path)
@@ -69,7 +45,7 @@ enum TreeFiles {
 
     /// Writes `bytes` into the open file `descriptor` (for `path`) and closes it; `discard` removes the
     /// file when that fails.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String, discard: () -> Void) throws(TreeWritingError) {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String, discard: () -> Void) throws(TreeWritingError) {
         var remaining = bytes[...]
         while !remaining.isEmpty {
             let written = remaining.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -78,14 +54,14 @@ enum TreeFiles {
                 let error = errno
                 close(descriptor)
                 discard()
-                throw TreeWritingError(path: path, message: "cannot be written: \(describe(error))")
+                throw TreeWritingError(path: path(), message: "cannot be written: \(describe(error))")
             }
             remaining = remaining.dropFirst(written)
         }
         guard close(descriptor) == 0 else {
             let error = errno
             discard()
-            throw TreeWritingError(path: path, message: "cannot be written: \(describe(error))")
+            throw TreeWritingError(path: path(), message: "cannot be written: \(describe(error))")
         }
     }
 
@@ -125,9 +101,9 @@ enum TreeFiles {
     }
 
     /// `.espressomartini-PID-`: glibc does not cache the process id.
-    private static let hiddenMark = ".espressomartini-\(getpid())-"
+    static let hiddenMark = ".espressomartini-\(getpid())-"
 
-    private static let hiddenNumber = Atomic<Int>(0)
+    static let hiddenNumber = Atomic<Int>(0)
 
     static func describe(_ error: Int32) -> String { String(cString: strerror(error)) }
 }

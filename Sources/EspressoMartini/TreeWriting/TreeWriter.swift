@@ -96,12 +96,13 @@ public struct TreeWriter: Sendable {
     /// appeared meanwhile (a person writing into the tree), nothing is written.
     private func writeNew(_ exchange: ExchangeDraft, folder: String, at folderPath: String) throws(TreeWritingError) -> WrittenExchange {
         try TreeFiles.makeFolders(FileSystem.parent(of: folderPath))
-        let hidden = try TreeFiles.makeHiddenFolder(beside: folderPath)
+        let hidden = try HiddenFolder(beside: folderPath)
+        defer { hidden.close() }
         do throws(TreeWritingError) {
-            var bodies = BodyFiles(folder: hidden, drafts: exchange.allResponses.map(\.body), writingDirectly: true)
+            var bodies = BodyFiles(writingInto: hidden, drafts: exchange.allResponses.map(\.body))
             let configuration = try configuration(exchange.answers, bodies: &bodies)
-            try TreeFiles.writeDirectly(configuration.indentedBytes, to: FileSystem.join(hidden, TreeLoader.configurationFileName))
-            guard rename(hidden, folderPath) == 0 else {
+            try hidden.write(configuration.indentedBytes, file: TreeLoader.configurationFileName)
+            guard hidden.rename(to: FileSystem.lastComponent(of: folderPath)) else {
                 let error = errno
                 throw TreeWritingError(
                     path: folderPath,
@@ -110,7 +111,7 @@ public struct TreeWriter: Sendable {
             }
             return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
         } catch {
-            TreeFiles.removeHiddenFolder(hidden)
+            hidden.remove()
             throw error
         }
     }
@@ -165,29 +166,24 @@ public struct TreeWriter: Sendable {
     }
 
     /// `{"Name": "value", "Set-Cookie": ["a", "b"]}`: names in order of first appearance, a repeated name
-    /// (in any case) as an array; nil when there are none.
-    private static func headers(_ headers: [HTTPHeader], in folder: String) throws(TreeWritingError) -> JSONValue? {
-        var names: [String] = []
-        var values: [String: [String]] = [:]
-        var spelling: [String: String] = [:]
-        for header in headers where !HeadersParser.serverManaged.contains(header.name.lowercased()) {
+    /// (in any case) as an array; nil when there are none. A header's few names are compared in place, no
+    /// table made.
+    private static func headers(_ headers: [HTTPHeader], in folder: @autoclosure () -> String) throws(TreeWritingError) -> JSONValue? {
+        var written: [(name: String, values: [String])] = []
+        for header in headers where !header.isNamed("content-length") && !header.isNamed("transfer-encoding") {
             guard HeadersParser.isToken(header.name) else {
-                throw TreeWritingError(path: folder, message: "'\(header.name)' is not a valid header name")
+                throw TreeWritingError(path: folder(), message: "'\(header.name)' is not a valid header name")
             }
             guard !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-                throw TreeWritingError(path: folder, message: "the value of header '\(header.name)' holds a line break")
+                throw TreeWritingError(path: folder(), message: "the value of header '\(header.name)' holds a line break")
             }
-            let key = header.name.lowercased()
-            if values[key] == nil {
-                names.append(key)
-                spelling[key] = header.name
+            if let index = written.firstIndex(where: { HTTPHeader.name($0.name, equalsCaseInsensitively: header.name) }) {
+                written[index].values.append(header.value)
+            } else {
+                written.append((header.name, [header.value]))
             }
-            values[key, default: []].append(header.value)
         }
-        guard !names.isEmpty else { return nil }
-        return .object(names.map { key in
-            let all = values[key]!
-            return JSONMember(key: spelling[key]!, value: all.count == 1 ? .string(all[0]) : .array(all.map { .string($0) }))
-        })
+        guard !written.isEmpty else { return nil }
+        return .object(written.map { JSONMember(key: $0.name, value: $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) })) })
     }
 }

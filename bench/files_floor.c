@@ -5,8 +5,9 @@
  *                        "EXCHANGES_PER_SECOND CPU_MICROSECONDS_PER_EXCHANGE" (user and system time)
  *
  * Per exchange, the system calls espressomartini's recorder makes for a new exchange whose body it holds in
- * memory (strace of `record`): a look for the method folder, the route's folder, the method folder under a
- * hidden name, the body and configuration.json written in it, then the method folder renamed into place.
+ * memory (strace of `record`): a look for the method folder, the route's folder made and opened, the method
+ * folder made under a hidden name in it, the body and configuration.json written in that, then the method
+ * folder renamed into place, each of these last through the route folder's descriptor.
  * Built by bench/run.sh with: gcc -O2 -o files_floor files_floor.c
  */
 #include <fcntl.h>
@@ -18,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int write_file(const char *path, const char *bytes) {
-  int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+static int write_file(int folder, const char *path, const char *bytes) {
+  int fd = openat(folder, path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
   if (fd < 0) return -1;
   size_t size = strlen(bytes);
   int ok = write(fd, bytes, size) == (ssize_t)size;
@@ -48,13 +49,14 @@ int main(int argc, char **argv) {
   struct timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);
   for (int i = 0; i < count; i++) {
-    if (!format(route, "%s/new-%d", root, i) || !format(method, "%s/GET", route) || !format(hidden, "%s/.GET-%d", route, i))
-      goto failed;
+    if (!format(route, "%s/new-%d", root, i) || !format(method, "%s/GET", route) || !format(hidden, ".GET-%d", i)) goto failed;
     struct stat info;
-    if (stat(method, &info) == 0 || mkdir(route, 0755) != 0 || mkdir(hidden, 0755) != 0) goto failed;
-    if (!format(path, "%s/response-1.json", hidden) || write_file(path, body) != 0) goto failed;
-    if (!format(path, "%s/configuration.json", hidden) || write_file(path, configuration) != 0) goto failed;
-    if (rename(hidden, method) != 0) goto failed;
+    if (stat(method, &info) == 0 || mkdir(route, 0755) != 0) goto failed;
+    int folder = open(route, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0 || mkdirat(folder, hidden, 0755) != 0) goto failed;
+    if (!format(path, "%s/response-1.json", hidden) || write_file(folder, path, body) != 0) goto failed;
+    if (!format(path, "%s/configuration.json", hidden) || write_file(folder, path, configuration) != 0) goto failed;
+    if (renameat(folder, hidden, folder, "GET") != 0 || close(folder) != 0) goto failed;
   }
   clock_gettime(CLOCK_MONOTONIC, &end);
   struct rusage usage;

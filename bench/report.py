@@ -128,14 +128,18 @@ def spread(server, metric, fmt):
     return text + (" [%s–%s]" % (fmt(min(xs)), fmt(max(xs))) if len(xs) > 1 else "")
 
 
-def recording_rate(n):
-    """exchanges written per second in round n: every recording slice's exchanges over its load's time plus the
-    time its writes took to be done"""
-    load = loads[("em-record", "recorded")].get(n)
-    if not load or not drains[("em-record", n)]:
+def recording_rate(n, server="em-record"):
+    """exchanges written per second in round n by the recorder `server`: every recording slice's exchanges over
+    its load's time plus the time its writes took to be done"""
+    load = loads[(server, "recorded")].get(n)
+    if not load or not drains[(server, n)]:
         return None
-    written = sum(d["written"] for d in drains[("em-record", n)])
-    return written / (load["seconds"] + sum(d["seconds"] for d in drains[("em-record", n)]))
+    written = sum(d["written"] for d in drains[(server, n)])
+    return written / (load["seconds"] + sum(d["seconds"] for d in drains[(server, n)]))
+
+
+def shm_recording_rate(n):
+    return recording_rate(n, "em-record-shm")
 
 
 def over_forwarding(rate):
@@ -144,29 +148,29 @@ def over_forwarding(rate):
     return median(rate(n) / forwarding[n]["rps"] for n in forwarding if rate(n) and forwarding[n]["rps"])
 
 
-def recording_to_floor():
+def recording_to_floor(server="em-record", floor_name="files-floor"):
     """the recording rate over the file system's pace measured in the same round"""
-    floor = values[("files-floor", "exchanges_per_s")]
-    return median(recording_rate(n) / floor[n] for n in loads[("em-record", "recorded")] if recording_rate(n) and floor.get(n))
+    floor = values[(floor_name, "exchanges_per_s")]
+    return median(recording_rate(n, server) / floor[n] for n in loads[(server, "recorded")] if recording_rate(n, server) and floor.get(n))
 
 
-def recording_bound(n):
+def recording_bound(n, floor_name="files-floor"):
     """the most exchanges a second recording could write in round n, were its own work free: the machine's cores
     over what forwarding one such request cost the whole machine (client, upstream and server, measured) plus
     what writing its files cost the C loop"""
     forwarding = loads[("em-proxy", "distinct")].get(n)
-    floor = values[("files-floor", "cpu_us_per_exchange")].get(n)
+    floor = values[(floor_name, "cpu_us_per_exchange")].get(n)
     cores = values[("machine", "cores")].get(n)
     if not forwarding or not forwarding.get("machine_cpu_us") or not floor or not cores:
         return None
     return cores * 1e6 / (forwarding["machine_cpu_us"] + floor)
 
 
-def recording_cell():
-    rates = [recording_rate(n) for n in loads[("em-record", "recorded")]]
-    unwritten = sum(d["requests"] - d["written"] for ds in (drains[("em-record", n)] for n in rounds) for d in ds)
+def recording_cell(server="em-record"):
+    rates = [recording_rate(n, server) for n in loads[(server, "recorded")]]
+    unwritten = sum(d["requests"] - d["written"] for ds in (drains[(server, n)] for n in rounds) for d in ds)
     note = " ⚠ %d requests never written" % unwritten if unwritten > 0 else ""
-    return ("—" if not any(rates) else count(median(rates))) + note + warning("em-record", "recorded")
+    return ("—" if not any(rates) else count(median(rates))) + note + warning(server, "recorded")
 
 
 mib = lambda kib: "%.1f MiB" % (kib / 1024)
@@ -276,6 +280,20 @@ if loads[("em-proxy", "proxied")] or failures[("em-proxy", "proxied")]:
                         median(values[("files-floor", "cpu_us_per_exchange")].values())),
                      "—", "%s vs %s" % (count(median(bounds)), cell("em-proxy", "distinct", "rps")),
                      times(over_forwarding(recording_bound))))
+    if loads[("em-record-shm", "recorded")]:
+        rows.append(("Recording the same into memory (tmpfs, /dev/shm): what recording costs without this machine's disk, "
+                     "vs forwarding: exchanges/s vs req/s", "—",
+                     "%s vs %s" % (recording_cell("em-record-shm"), cell("em-proxy", "distinct", "rps")),
+                     against_target(over_forwarding(shm_recording_rate), 0.50)))
+        rows.append(("… the files floor on tmpfs (bench/files_floor.c) vs `record` into tmpfs: exchanges/s",
+                     spread("files-floor-shm", "exchanges_per_s", count), recording_cell("em-record-shm"),
+                     times(recording_to_floor("em-record-shm", "files-floor-shm"))))
+        shm_bounds = [recording_bound(n, "files-floor-shm") for n in rounds]
+        if any(shm_bounds):
+            rows.append(("… the most recording into tmpfs could reach here, were its own work free (the C loop on tmpfs: %.0f µs "
+                         "per exchange): exchanges/s vs req/s" % median(values[("files-floor-shm", "cpu_us_per_exchange")].values()),
+                         "—", "%s vs %s" % (count(median(shm_bounds)), cell("em-proxy", "distinct", "rps")),
+                         times(over_forwarding(lambda n: recording_bound(n, "files-floor-shm")))))
 rows += [
     ("Start-up to the first 200, 10 000-exchange tree, files cached (the ceiling has no tree)",
      spread("ceiling", "startup_s", startup), spread("em-10000", "startup_s", startup), "—"),
@@ -422,7 +440,7 @@ out.append("Servers: `ceiling` / `ceiling-file` (bench/ceiling.c, JSON / the 1 M
            "(journal_size 100000 / 1), `em-streams` (the stream tree, alone), `import-openapi-1000` and `import-petstore` "
            "(`espressomartini import openapi`, the median of three runs), `upstream` (bench/ceiling.c, the proxies' "
            "target), `em-proxy` (`--proxy` to it), `ceiling-proxy` (bench/proxy_ceiling.c, forwarding to it), "
-           "`em-record` (`record --target` it)%s." % (
+           "`em-record` (`record --target` it), `em-record-shm` (the same into tmpfs)%s." % (
                ", `nginx` / `nginx-tls` / `nginx-proxy` (%s; the 1 MiB file / hello over HTTPS / proxy_pass to the upstream)"
                % meta["nginx"] if meta.get("nginx") else "")
            + (" `em-plain` and `em-baseline`: this build and the baseline %s on the 10 000-exchange tree without "

@@ -69,7 +69,7 @@ stop_pids() {  # SIGTERM, up to 5 s to exit, then SIGKILL; only PIDs this script
   done
   forget "$@"
 }
-trap 'stop_pids "${STARTED[@]}"' EXIT
+trap 'stop_pids "${STARTED[@]}"; [[ -n ${RECORDED_SHM:-} ]] && rm -rf "$RECORDED_SHM"' EXIT
 trap 'say "interrupted"; exit 130' INT TERM
 
 declare -A PID=() PORT=() LOG=() SCHEME=()   # SCHEME: https for the servers of the HTTPS comparison
@@ -237,7 +237,7 @@ load() {
   if ! alive "$name"; then record_failure "$round" "$name" "$probe" "the server had exited: $(log_tail "$name")"; return; fi
   DISTINCT_PREFIX="r$round-s$slice-$name" probe_options "$probe"
   local written_before=0
-  [[ $probe == recorded ]] && written_before=$(recorded_count "$round")
+  [[ $probe == recorded ]] && written_before=$(recorded_count "$name" "$round")
   before=$(cpu_ticks "${PID[$name]}") busy_before=$(busy_ticks)
   output=$(timeout $((DURATION + 30)) wrk -t"$THREADS" -c"$connections" -d"${DURATION}s" --timeout 10s --latency \
     "${WRK_OPTIONS[@]}" -s "$HERE/wrk_summary.lua" "$url" "${WRK_ARGUMENTS[@]}" 2>&1)
@@ -253,9 +253,13 @@ load() {
 # Where `record` writes, a folder per round, removed only when the bench ends: on ext4, creating thousands of
 # files right after deleting thousands is several times slower, which would measure the file system.
 RECORDED=$WORK/recorded-$STAMP
+# The same into memory (tmpfs), when /dev/shm is there: what recording costs without this machine's disk.
+RECORDED_SHM=""
+[[ -d /dev/shm && -w /dev/shm ]] && RECORDED_SHM=/dev/shm/espressomartini-bench-recorded-$STAMP
+declare -A RECORD_FOLDER=([em-record]=$RECORDED [em-record-shm]=$RECORDED_SHM)
 
-# recorded_count ROUND: the exchanges the recorder of the round has written so far (its method folders).
-recorded_count() { find "$RECORDED/$1" -name configuration.json 2> /dev/null | wc -l; }
+# recorded_count SERVER ROUND: the exchanges the recorder of the round has written so far (its method folders).
+recorded_count() { find "${RECORD_FOLDER[$1]}/$2" -name configuration.json 2> /dev/null | wc -l; }
 
 # drain_recording ROUND SLICE SERVER BEFORE SUMMARY: after a recording load, waits (at most 120 s) until every
 # request of it is written (BEFORE exchanges were before it; each request is a new one), and records how many
@@ -264,7 +268,7 @@ drain_recording() {
   local round=$1 slice=$2 name=$3 before=$4 requests written start=$EPOCHREALTIME i
   requests=$(sed -n 's/.*"requests":\([0-9]*\).*/\1/p' <<< "$5")
   for ((i = 0; i < 1200; i++)); do
-    written=$(($(recorded_count "$round") - before))
+    written=$(($(recorded_count "$name" "$round") - before))
     ((written >= requests)) && break
     sleep 0.1
   done
@@ -558,7 +562,7 @@ sync
 # Initiative's petstore, imported into fresh folders (removed at the end: deleting thousands of files just
 # before a timed import would make the file system's inode allocation the figure).
 IMPORTS=$WORK/imports
-rm -rf "$IMPORTS" "$RECORDED"
+rm -rf "$IMPORTS" "$RECORDED" ${RECORDED_SHM:+"$RECORDED_SHM"}
 mkdir -p "$IMPORTS"
 OPENAPI_1000=$WORK/openapi-1000.yaml
 OPENAPI_PETSTORE=$REPO/Tests/OpenAPI/Fixtures/oai/v3.0/petstore.yaml
@@ -588,6 +592,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   em-proxy      espressomartini, 10-exchange tree, log_level ERROR, --proxy to the upstream
 #   ceiling-proxy bench/proxy_ceiling.c, forwarding to the upstream as bare libmicrohttpd can
 #   em-record     espressomartini record --target the upstream, log_level ERROR, into BENCH_DIR/recorded-STAMP/ROUND
+#   em-record-shm the same into /dev/shm (tmpfs), when there is one
 #   em-runaway    espressomartini on a tree of hello and a script that allocates without end, alone
 #   em-streams    espressomartini, the stream tree, log_level ERROR, alone once the others have stopped
 #   nginx         nginx serving the 1 MiB file (when installed)
@@ -601,6 +606,7 @@ say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of w
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
   names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy ceiling-proxy em-record)
+  [[ -n $RECORDED_SHM ]] && names+=(em-record-shm)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls nginx-proxy)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
@@ -703,6 +709,12 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
     "$BINARY" record --configuration "$WORK/tree-10/configuration.json" --requests-folder "$RECORDED/$round" \
     --port "${PORT[em-record]}" --target "http://127.0.0.1:${PORT[upstream]}" \
     || die "round $round: $FAILURE"
+  if [[ -n $RECORDED_SHM ]]; then
+    start_server em-record-shm "$WORK/logs/em-record-shm.log" \
+      "$BINARY" record --configuration "$WORK/tree-10/configuration.json" --requests-folder "$RECORDED_SHM/$round" \
+      --port "${PORT[em-record-shm]}" --target "http://127.0.0.1:${PORT[upstream]}" \
+      || die "round $round: $FAILURE"
+  fi
   if [[ -n $NGINX ]]; then
     nginx_proxy_config "$WORK/nginx-proxy" "${PORT[nginx-proxy]}" "${PORT[upstream]}"
     if ! start_server nginx-proxy "$WORK/logs/nginx-proxy.log" "$NGINX" -p "$WORK/nginx-proxy" -c "$WORK/nginx-proxy/nginx.conf" -e "$WORK/nginx-proxy/error.log"; then
@@ -759,12 +771,19 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   compare "$round" proxied "$CONNECTIONS" $(in_order "$round" "${proxy_servers[@]}")
   # Recording requests it has never seen, against forwarding such requests; each recording load counts until
   # its writes are done.
-  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-proxy:distinct em-record:recorded)
+  recorders=(em-proxy:distinct em-record:recorded)
+  [[ -n $RECORDED_SHM ]] && recorders+=(em-record-shm:recorded)
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" "${recorders[@]}")
   alive em-record && record_value "$round" em-record rss_after_kib "$(rss_kib "${PID[em-record]}")"
   # What the file system allows: the folders and files of as many new exchanges, from a C loop.
   read -r floor_rate floor_cpu_us <<< "$("$WORK/bin/files_floor" "$RECORDED/floor-$round" 20000)"
   record_value "$round" files-floor exchanges_per_s "$floor_rate"
   record_value "$round" files-floor cpu_us_per_exchange "$floor_cpu_us"
+  if [[ -n $RECORDED_SHM ]]; then
+    read -r floor_rate floor_cpu_us <<< "$("$WORK/bin/files_floor" "$RECORDED_SHM/floor-$round" 20000)"
+    record_value "$round" files-floor-shm exchanges_per_s "$floor_rate"
+    record_value "$round" files-floor-shm cpu_us_per_exchange "$floor_cpu_us"
+  fi
   record_value "$round" machine cores "$(nproc)"
   stop_round_servers   # the streams below measure time to the millisecond: nothing else running
   measure_streams "$round"
@@ -777,7 +796,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   rm -f "$WORK/logs/em-10-info.log"   # tens of MiB of access log
 done
 
-rm -rf "$IMPORTS" "$RECORDED"
+rm -rf "$IMPORTS" "$RECORDED" ${RECORDED_SHM:+"$RECORDED_SHM"}
 
 # ------------------------------------------------------------------------------------------- report
 report=$RESULTS/$STAMP.md

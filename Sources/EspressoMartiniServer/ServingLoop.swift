@@ -17,7 +17,6 @@ final class ServingLoop: @unchecked Sendable {
     let poll: EventPoll
     /// With a proxy: what this loop forwards. Set before `start`.
     var lane: ForwardingLane?
-    private var daemon: DrivenDaemon?
     private var thread: SystemThread?
     /// The loop's thread, once it runs (`pthread_self()`), to tell its own calls from other threads'.
     private let owner = Atomic<UInt>(0)
@@ -50,7 +49,6 @@ final class ServingLoop: @unchecked Sendable {
     /// Starts the thread driving `daemon`; false when its epoll set cannot be watched.
     func start(driving daemon: DrivenDaemon) -> Bool {
         guard poll.watch(daemon.epollDescriptor, for: UInt32(EPOLLIN.rawValue), token: Self.daemonToken) else { return false }
-        self.daemon = daemon
         commands.withLock { $0.loopEnded = false }
         thread = SystemThread { [self] in run(daemon) }
         return true

@@ -1,3 +1,4 @@
+import EspressoMartini
 import Glibc
 
 /// What a forwarded request says to the target, written once per request into one buffer that a transfer
@@ -179,17 +180,7 @@ final class UpstreamRequestText {
     }
 
     private func appendDecimal(_ value: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits
-        withUnsafeMutableBytes(of: &digits) { room in
-            var rest = UInt64(max(0, value))
-            var at = room.count
-            repeat {
-                at -= 1
-                room[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            append(UnsafeRawBufferPointer(rebasing: room[at...]))
-        }
+        DecimalDigits.with(UInt64(max(0, value))) { append($0) }
     }
 
     private func reserve(_ more: Int) {

@@ -66,19 +66,9 @@ extension JSONValue {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// The digits of `value`, written from the end of a buffer on the stack.
     private static func appendDecimal(_ value: Int64, to output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value.magnitude
-            var at = digits.count
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            if value < 0 { output.append(UInt8(ascii: "-")) }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
-        }
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        DecimalDigits.with(value.magnitude) { output.append(contentsOf: $0) }
     }
 
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)

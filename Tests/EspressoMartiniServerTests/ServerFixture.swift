@@ -5,14 +5,14 @@ import EspressoMartiniJansson
 import Logging
 
 /// A tree built in memory (one exchange per route, inline bodies or files named by path) and everything the
-/// server is given, as `run` makes it, with a fake script engine: requests go through `MockServer.receive`
+/// server is given, as `run` makes it, with a fake script engine: requests go through `HTTPServer.receive`
 /// on fake connections, without a daemon.
 struct ServerFixture {
     let service: TreeService
     let journal = RequestJournal()
     let decider: Decider
     let scripts: FakeScriptEngine
-    let server: MockServer
+    let server: HTTPServer
     let accessLog = AccessLogRecords()
     private let connections = ConnectionsMade()
 
@@ -35,7 +35,7 @@ struct ServerFixture {
         )
         scripts = FakeScriptEngine(answering: scriptAnswer)
         let records = accessLog
-        server = try! MockServer(
+        server = try! HTTPServer(
             configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts,
             accessLog: { records.append($0) }
         )

@@ -168,12 +168,12 @@ struct Run: Command {
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         if let files = configuration.tls {
-            guard MockServer.servesTLS else {
+            guard HTTPServer.servesTLS else {
                 StandardError.printLine("espressomartini: this libmicrohttpd was built without TLS (GnuTLS); 'tls' cannot be served")
                 throw ExitStatus.unavailable
             }
             // Installed now when good: the listener presents it from its first handshake.
-            diagnostics.append(contentsOf: MockServer.installCertificate(files))
+            diagnostics.append(contentsOf: HTTPServer.installCertificate(files))
         }
         try DiagnosticsReport.check(diagnostics, outcome: "espressomartini did not start")
         guard let tree else { return }
@@ -193,12 +193,12 @@ struct Run: Command {
             configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
             templates: TemplateEnvironment(cache: service.cache)
         )
-        let scripts = ScriptRunner(limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: MockServer.coreCount)
+        let scripts = ScriptRunner(limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: HTTPServer.coreCount)
         let recorder = configuration.proxy?.records == true
             ? ExchangeRecorder(requestsFolder: configuration.requestsFolder, options: recording, parser: parser) : nil
-        let server: MockServer
+        let server: HTTPServer
         do {
-            server = try MockServer(
+            server = try HTTPServer(
                 configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts, accessLog: accessLog,
                 recorder: recorder, logger: logger
             )

@@ -9,7 +9,7 @@ import Synchronization
 /// `Decider` decides, the journal records and the `Sender` puts on the wire. This type owns the daemon's
 /// life: start, the handler libmicrohttpd calls, and a stop that lets requests in flight finish. What it
 /// uses is given to it, made in one place (the `run` command).
-public final class MockServer: RequestHandler, @unchecked Sendable {
+public final class HTTPServer: RequestHandler, @unchecked Sendable {
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
     }

@@ -13,7 +13,7 @@ import Glibc
 /// target (beyond, the client's connection is suspended until the target has taken them down to
 /// `lowWater`), and at most `highWater` bytes of the answer wait for the client (beyond, the transfer stops
 /// receiving until the client has taken them down to `lowWater`), so an answer of any size passes.
-final class ForwardedExchange: BodySource, HTTPClientTransferReceiver, HangUpListener, @unchecked Sendable {
+final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListener, @unchecked Sendable {
     static let highWater = 1 << 20
     static let lowWater = 256 << 10
 

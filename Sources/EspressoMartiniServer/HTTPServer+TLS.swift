@@ -3,7 +3,7 @@ import Logging
 
 /// HTTPS (doc/browsers-and-https.md): libmicrohttpd's GnuTLS support, with the certificate handed to each handshake by
 /// `TLSHandshakeCertificate`, so that `SIGHUP` can put a renewed one in service on the same listener.
-extension MockServer {
+extension HTTPServer {
     /// Whether this libmicrohttpd was built with TLS and takes a certificate callback.
     public static var servesTLS: Bool {
         HTTPDaemon.servesTLS

@@ -13,7 +13,7 @@ import Glibc
 /// the socket is full (then room raises one). A kept-alive connection closed by the target is found on the
 /// next request, which is then sent once more on a new connection if no byte of its body was taken.
 /// The proxy's timeout (the forwarder's) bounds connecting as it bounds waiting for an answer.
-final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
+final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
     private struct Address {
         var storage = sockaddr_storage()
         var length: socklen_t = 0
@@ -57,11 +57,11 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     func makeTransfer() -> (any UpstreamTransfer)? {
-        PlainHTTPTransfer(client: self)
+        PlainUpstreamTransfer(client: self)
     }
 
     func add(_ transfer: any UpstreamTransfer) {
-        let transfer = transfer as! PlainHTTPTransfer
+        let transfer = transfer as! PlainUpstreamTransfer
         transfer.prepareToSend()
         transfer.retried = false
         transfer.bodyTaken = false
@@ -69,7 +69,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     func remove(_ transfer: any UpstreamTransfer) {
-        let transfer = transfer as! PlainHTTPTransfer
+        let transfer = transfer as! PlainUpstreamTransfer
         if let connection = transfer.connection { discard(connection) }
         if !endedTransfers.isEmpty { endedTransfers.removeAll { $0.transfer === transfer } }
     }
@@ -93,7 +93,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     /// The receiver takes bytes again, or has body bytes for the target.
-    func unpause(_ transfer: PlainHTTPTransfer) {
+    func unpause(_ transfer: PlainUpstreamTransfer) {
         guard let connection = transfer.connection else { return }
         if transfer.uploadWaits {
             transfer.uploadWaits = false
@@ -112,7 +112,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     // MARK: Connections
 
     /// Sends `transfer` on a kept-alive connection, or a new one.
-    private func start(_ transfer: PlainHTTPTransfer) {
+    private func start(_ transfer: PlainUpstreamTransfer) {
         if let connection = idle.popLast() {
             attach(transfer, to: connection)
             send(connection)
@@ -121,14 +121,14 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         }
     }
 
-    private func attach(_ transfer: PlainHTTPTransfer, to connection: UpstreamConnection) {
+    private func attach(_ transfer: PlainUpstreamTransfer, to connection: UpstreamConnection) {
         connection.transfer = transfer
         transfer.connection = connection
         connection.unsent.removeAll(keepingCapacity: true)
     }
 
     /// Opens a connection for `transfer` to the target's addresses from `index` on.
-    private func connect(_ transfer: PlainHTTPTransfer, from index: Int, lastError: Int32) {
+    private func connect(_ transfer: PlainUpstreamTransfer, from index: Int, lastError: Int32) {
         var error = lastError
         for addressIndex in index..<addresses.count {
             var address = addresses[addressIndex]
@@ -274,7 +274,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     /// Hands bytes of the answer to the transfer's receiver; whether more are wanted.
-    private func take(_ bytes: UnsafeRawBufferPointer, for transfer: PlainHTTPTransfer) -> Bool {
+    private func take(_ bytes: UnsafeRawBufferPointer, for transfer: PlainUpstreamTransfer) -> Bool {
         guard let receiver = transfer.receiver else {
             fail(transfer, "the transfer has no receiver")
             return false
@@ -297,7 +297,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
     }
 
     /// The answer is whole: the connection is kept for the next request when it can carry one.
-    private func complete(_ transfer: PlainHTTPTransfer, keepingConnection: Bool) {
+    private func complete(_ transfer: PlainUpstreamTransfer, keepingConnection: Bool) {
         guard let connection = transfer.connection else { return }
         transfer.connection = nil
         connection.transfer = nil
@@ -313,7 +313,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
 
     /// The connection failed under `transfer`: sent again on a new one when it was a kept-alive connection
     /// the target had closed before answering, and nothing is lost by sending it again.
-    private func connectionBroke(_ connection: UpstreamConnection, _ transfer: PlainHTTPTransfer, _ problem: String) {
+    private func connectionBroke(_ connection: UpstreamConnection, _ transfer: PlainUpstreamTransfer, _ problem: String) {
         if connection.wasUsed, !transfer.reader.hasStarted, !transfer.bodyTaken, !transfer.retried {
             discard(connection)
             transfer.retried = true
@@ -324,7 +324,7 @@ final class PlainHTTPClient: UpstreamClient, @unchecked Sendable {
         fail(transfer, problem)
     }
 
-    private func fail(_ transfer: PlainHTTPTransfer, _ reason: String) {
+    private func fail(_ transfer: PlainUpstreamTransfer, _ reason: String) {
         if let connection = transfer.connection { discard(connection) }
         endedTransfers.append((transfer, TransferFailure(timedOut: false, reason: reason)))
     }

@@ -1,12 +1,12 @@
-/// One request to a plain-HTTP target through `PlainHTTPClient`, reused for request after request: the
+/// One request to a plain-HTTP target through `PlainUpstreamClient`, reused for request after request: the
 /// request's head is written into `text` as it goes on the wire (`Forwarder.writeRequest`, any thread), then
 /// the client sends it and the body on a connection to the target and reads the answer back (on its loop).
-final class PlainHTTPTransfer: UpstreamTransfer, @unchecked Sendable {
+final class PlainUpstreamTransfer: UpstreamTransfer, @unchecked Sendable {
     let text = UpstreamRequestText(style: .http)
     var lanePosition = -1
-    private unowned let client: PlainHTTPClient
+    private unowned let client: PlainUpstreamClient
     /// Retained while the transfer runs: the forwarded exchange.
-    private(set) var receiver: HTTPClientTransferReceiver?
+    private(set) var receiver: UpstreamTransferReceiver?
     private(set) var request = UpstreamRequest(method: "GET", body: .none)
 
     // On the loop's thread only, while the transfer runs.
@@ -26,12 +26,12 @@ final class PlainHTTPTransfer: UpstreamTransfer, @unchecked Sendable {
     /// The request was sent again once, on a new connection, after a kept-alive one turned out closed.
     var retried = false
 
-    init(client: PlainHTTPClient) {
+    init(client: PlainUpstreamClient) {
         self.client = client
     }
 
     /// The request's head is in `text` already: only what reports on it is set here.
-    func configure(_ request: UpstreamRequest, receiver: HTTPClientTransferReceiver) {
+    func configure(_ request: UpstreamRequest, receiver: UpstreamTransferReceiver) {
         self.receiver = receiver
         self.request = request
     }

@@ -1,4 +1,4 @@
-/// One TCP connection of `PlainHTTPClient` to the target: carrying one transfer at a time, or kept alive
+/// One TCP connection of `PlainUpstreamClient` to the target: carrying one transfer at a time, or kept alive
 /// for the next one. On the forwarding thread only.
 final class UpstreamConnection {
     let socket: Int32
@@ -10,7 +10,7 @@ final class UpstreamConnection {
     var isConnecting: Bool
     /// It carried an answer before: the target may have closed it meanwhile.
     var wasUsed = false
-    var transfer: PlainHTTPTransfer?
+    var transfer: PlainUpstreamTransfer?
     /// Bytes sent only in part, the rest waiting for room in the socket.
     var unsent: [UInt8] = []
 

@@ -3,7 +3,7 @@ import Glibc
 /// Reads an HTTP/1.1 answer from the bytes a connection to the target receives, as they come: its head
 /// (interim `1xx` heads skipped), then its body without the transfer coding (`chunked` decoded), ending
 /// where its framing says: `Content-Length`, the last chunk, no body at all (`HEAD`, `204`, `304`), or the
-/// connection's end. Pure logic, for `PlainHTTPTransfer`.
+/// connection's end. Pure logic, for `PlainUpstreamTransfer`.
 struct UpstreamResponseReader {
     /// What `read` got to.
     enum Progress: Equatable {

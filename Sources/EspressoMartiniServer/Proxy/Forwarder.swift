@@ -25,9 +25,9 @@ final class Forwarder: @unchecked Sendable {
     private let lanes = Locked<[ForwardingLane]>([])
 
     /// Throws when the target needs libcurl and it cannot be loaded.
-    init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(HTTPClientUnavailable) {
-        usesOwnClient = PlainHTTPClient.reaches(proxy.target)
-        if !usesOwnClient, let problem = loadHTTPClient() { throw problem }
+    init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(UpstreamClientUnavailable) {
+        usesOwnClient = PlainUpstreamClient.reaches(proxy.target)
+        if !usesOwnClient, let problem = CurlLibrary.unavailability() { throw problem }
         self.proxy = proxy
         self.scheme = scheme
         self.recording = recording
@@ -43,10 +43,10 @@ final class Forwarder: @unchecked Sendable {
     func makeLane(on loop: ServingLoop) -> ForwardingLane? {
         let client: (any UpstreamClient)?
         if usesOwnClient {
-            client = PlainHTTPClient(target: proxy.target, connectionsKept: 256, poll: loop.poll)
+            client = PlainUpstreamClient(target: proxy.target, connectionsKept: 256, poll: loop.poll)
         } else {
-            let settings = HTTPClientSettings(connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities)
-            client = HTTPClientMulti(connectionsKept: 256, settings: settings, poll: loop.poll)
+            let settings = CurlSettings(connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities)
+            client = CurlUpstreamClient(connectionsKept: 256, settings: settings, poll: loop.poll)
         }
         guard let client else { return nil }
         let lane = ForwardingLane(forwarder: self, loop: loop, client: client)

@@ -1,0 +1,11 @@
+/// What the daemon calls, on its threads, for each request: `requestStarted` once the request line is
+/// read (its state is kept until `requestCompleted`), `received` with the headers, then with each piece of
+/// body, then once more with an empty body when the request is complete (and again after a `resume`).
+protocol RequestHandler: AnyObject, Sendable {
+    func requestStarted(uri: UnsafePointer<CChar>?) -> RequestState
+    /// False closes the connection without an answer.
+    func received(
+        _ state: RequestState, on connection: HTTPConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, body: UnsafeRawBufferPointer
+    ) -> Bool
+    func requestCompleted(_ state: RequestState)
+}

@@ -10,12 +10,11 @@
 #endif
 
 // MHD_start_daemon is variadic, which Swift cannot call: this fixed-argument wrapper passes the
-// options espressomartini uses. The daemon takes over `listen_fd`, bound by the caller. A `pool_size` of
-// two or more runs that many threads of libmicrohttpd's own (with MHD_USE_INTERNAL_POLLING_THREAD); without
-// that flag, the daemon has no thread and its caller drives it with MHD_run. With a `certificate_callback`
-// (a gnutls_certificate_retrieve_function2), the daemon serves HTTPS and asks it for the certificate at every
+// options espressomartini uses. The daemon takes over `listen_fd`, bound by the caller, and has no thread
+// of its own: its caller drives it with MHD_run or MHD_run_wait. With a `certificate_callback` (a
+// gnutls_certificate_retrieve_function2), the daemon serves HTTPS and asks it for the certificate at every
 // handshake; NULL serves plain HTTP.
-static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd, unsigned int pool_size,
+static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_fd,
                                                  unsigned int connection_timeout, unsigned int connection_limit,
                                                  size_t connection_memory,
                                                  MHD_AccessHandlerCallback handler,
@@ -23,17 +22,12 @@ static inline struct MHD_Daemon *em_start_daemon(unsigned int flags, int listen_
                                                  void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection),
                                                  void *context, void *certificate_callback) {
     // Optional options, or nothing: an option array whose first item ends it is empty.
-    struct MHD_OptionItem pool[] = {
-        {pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, pool_size, NULL},
-        {MHD_OPTION_END, 0, NULL},
-    };
     struct MHD_OptionItem tls[] = {
         {certificate_callback != NULL ? MHD_OPTION_HTTPS_CERT_CALLBACK : MHD_OPTION_END, 0, certificate_callback},
         {MHD_OPTION_END, 0, NULL},
     };
     return MHD_start_daemon(flags | (certificate_callback != NULL ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
-                            MHD_OPTION_ARRAY, pool,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,

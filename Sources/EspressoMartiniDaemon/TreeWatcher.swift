@@ -7,9 +7,10 @@ import Glibc
 /// in `poll` (with no timeout while no change is pending: an idle watcher does not wake) and calls
 /// `onChange`; `stop()` ends it.
 public final class TreeWatcher: @unchecked Sendable {
-    static let quiet: Duration = .milliseconds(150)
-    static let longest: Duration = .milliseconds(500)
-    static let longestForWriters: Duration = .seconds(2)
+    /// In nanoseconds of `MonotonicClock`.
+    static let quiet: UInt64 = 150_000_000
+    static let longest: UInt64 = 500_000_000
+    static let longestForWriters: UInt64 = 2_000_000_000
     static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
     private let folder: String
@@ -20,8 +21,8 @@ public final class TreeWatcher: @unchecked Sendable {
     private var thread: SystemThread?
     // Touched on the watcher's thread only.
     /// When the pending reload is due; nil while no change is pending.
-    private var due: ContinuousClock.Instant?
-    private var firstEvent: ContinuousClock.Instant?
+    private var due: UInt64?
+    private var firstEvent: UInt64?
     /// Files modified and not yet closed by their writer (watch and name): a file rewritten in place
     /// is empty between its truncation and the write, so the reload waits for the close, up to `longestForWriters`.
     private var beingWritten: Set<String> = []
@@ -68,17 +69,16 @@ public final class TreeWatcher: @unchecked Sendable {
             if ready < 0 && errno != EINTR { return }
             if descriptors[1].revents != 0 { return }
             if descriptors[0].revents != 0 { drainEvents() }
-            if let due, ContinuousClock.now >= due { reloadIfSettled() }
+            if let due, MonotonicClock.now() >= due { reloadIfSettled() }
         }
     }
 
     /// Milliseconds until the pending reload is due (rounded up), or -1 (no timeout) when none is.
     private func timeoutUntilDue() -> Int32 {
         guard let due else { return -1 }
-        let left = ContinuousClock.now.duration(to: due)
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        let now = MonotonicClock.now()
+        guard due > now else { return 0 }
+        return Int32(clamping: (due - now + 999_999) / 1_000_000)
     }
 
     /// Adds a watch on every folder of the tree; folders already watched keep their watch. A folder
@@ -103,14 +103,14 @@ public final class TreeWatcher: @unchecked Sendable {
             noteWriters(in: buffer[..<count])
         }
         guard sawEvent else { return }
-        let now = ContinuousClock.now
+        let now = MonotonicClock.now()
         if firstEvent == nil { firstEvent = now }
         schedule(after: now)
     }
 
     /// Sets the reload for `quiet` after `now`, or `longest` after the first event at the latest
     /// (`longestForWriters` while a file is still being written).
-    private func schedule(after now: ContinuousClock.Instant) {
+    private func schedule(after now: UInt64) {
         let first = firstEvent ?? now
         let latest = beingWritten.isEmpty ? first + Self.longest : first + Self.longestForWriters
         due = min(now + Self.quiet, latest)
@@ -118,7 +118,7 @@ public final class TreeWatcher: @unchecked Sendable {
 
     /// The reload, when due: put off while a file is still being written (within `longestForWriters`).
     private func reloadIfSettled() {
-        let now = ContinuousClock.now
+        let now = MonotonicClock.now()
         if !beingWritten.isEmpty, let first = firstEvent, now < first + Self.longestForWriters {
             schedule(after: now)
             return

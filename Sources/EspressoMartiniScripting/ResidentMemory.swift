@@ -1,4 +1,5 @@
 import Glibc
+import EspressoMartini
 import Synchronization
 
 /// The server's resident memory, as the kernel counts it (`/proc/self/statm`): what a script's call may
@@ -31,9 +32,7 @@ enum ResidentMemory {
     /// As `bytes()`, read at most every 10 ms of the coarse clock across all threads: what a call that
     /// is starting compares its growth against, without a system call per call.
     static func recent() -> Int? {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
-        let stamp = (now.tv_sec * 100 + now.tv_nsec / 10_000_000) & Sample.stampMask
+        let stamp = Int(MonotonicClock.coarseNow() / 10_000_000) & Sample.stampMask
         let last = sample.load(ordering: .relaxed)
         if last.stamp == stamp, last.bytes > 0 { return last.bytes }
         guard let bytes = bytes() else { return nil }

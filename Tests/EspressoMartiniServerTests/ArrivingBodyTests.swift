@@ -5,7 +5,7 @@ import Testing
 
 /// `ArrivingBody`, the callback body whose bytes arrive over time, driven as libmicrohttpd drives it:
 /// reads on one thread, a suspension when nothing is ready, and reads again once the connection is
-/// resumed. Its bodies (`StreamBody`, `ThrottledBody`) and `HangUpWatcher` too.
+/// resumed. Its bodies (`StreamBody`, `ThrottledBody`) and the loop's hang-up watches too.
 @Suite struct ArrivingBodyTests {
     /// Bytes a producer hands over from another thread.
     final class HandedBody: ArrivingBody, @unchecked Sendable {
@@ -66,7 +66,7 @@ import Testing
     /// lost, none resumes a connection that is not suspended).
     @Test func noWakeIsLostAgainstTheSuspension() {
         let connection = FakeConnection()
-        let body = HandedBody(connection: connection, hangUps: nil)
+        let body = HandedBody(connection: connection, watchesHangUps: false)
         let expected = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let producer = Thread {
             var index = 0
@@ -89,7 +89,7 @@ import Testing
     /// `end` from another thread stops a body that waits: it is resumed and reads the end.
     @Test func endingResumesAWaitingBody() {
         let connection = FakeConnection()
-        let body = HandedBody(connection: connection, hangUps: nil)
+        let body = HandedBody(connection: connection, watchesHangUps: false)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 1)
         defer { buffer.deallocate() }
         #expect(body.read(at: 0, into: buffer) == .suspended)
@@ -113,7 +113,7 @@ import Testing
         ], repeats: false, derivedContentType: "text/plain", configured: .null)
         let answer = try Self.streamAnswer(stream)
         let connection = FakeConnection()
-        let body = StreamBody(answer, start: DeadlineTimer.now(), timer: DeadlineTimer(), bytesPerSecond: nil, connection: connection, hangUps: nil, onClose: nil)
+        let body = StreamBody(answer, start: MonotonicClock.now(), bytesPerSecond: nil, connection: connection, watchesHangUps: false, onClose: nil)
         let (bytes, end, times, waited) = Self.drain(body, on: connection, block: 8)
         #expect(end == .endOfBody)
         #expect(String(decoding: bytes, as: UTF8.self) == "first\nsecond chunk, longer than a read\nlast\n")
@@ -129,7 +129,7 @@ import Testing
         let stream = ResponseStream(framing: .raw, chunks: [StreamChunk(delay: 0.01, content: .literal(Array("tick\n".utf8)))],
                                     repeats: true, derivedContentType: "text/plain", configured: .null)
         let connection = FakeConnection()
-        let body = StreamBody(try Self.streamAnswer(stream), start: DeadlineTimer.now(), timer: DeadlineTimer(), bytesPerSecond: nil, connection: connection, hangUps: nil, onClose: nil)
+        let body = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), bytesPerSecond: nil, connection: connection, watchesHangUps: false, onClose: nil)
         #expect(body.isEndless)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { body.end(.endOfBody) }
         let (bytes, end, _, _) = Self.drain(body, on: connection, block: 64)
@@ -143,8 +143,8 @@ import Testing
         let bytes = (0..<6000).map { UInt8(truncatingIfNeeded: $0) }
         let owner = HeapBytes(copying: bytes)
         let connection = FakeConnection()
-        let body = ThrottledBody(.memory(owner.bytes, owner: owner), count: bytes.count, bytesPerSecond: 20_000, timer: DeadlineTimer(),
-                                 connection: connection, hangUps: nil, onClose: nil)
+        let body = ThrottledBody(.memory(owner.bytes, owner: owner), count: bytes.count, bytesPerSecond: 20_000, connection: connection,
+                                 watchesHangUps: false, onClose: nil)
         #expect(body.blockSize == 1000)
         let start = Date()
         let (sent, end, _, _) = Self.drain(body, on: connection, block: 4096)
@@ -155,14 +155,13 @@ import Testing
         #expect(elapsed < 3, "with room for a busy machine")
     }
 
-    /// The watcher ends a waiting body once its client closes the connection.
+    /// The connection's loop ends a waiting body once its client closes the connection.
     @Test func aClientThatLeavesEndsItsWaitingBody() throws {
         var sockets: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets) == 0)
         defer { close(sockets[0]) }
         let connection = FakeConnection(socket: sockets[0])
-        let watcher = HangUpWatcher()
-        let body = HandedBody(connection: connection, hangUps: watcher)
+        let body = HandedBody(connection: connection)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 1)
         defer { buffer.deallocate() }
         #expect(body.read(at: 0, into: buffer) == .suspended)

@@ -20,9 +20,14 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
     private let values: [UnsafeMutableBufferPointer<UInt8>]
     private let originString: UnsafeMutablePointer<CChar>?
 
+    /// The loop the connection is driven by: the test thread's, unless a test gives its own.
+    let testLoop: TestLoop
+    var loop: any EventLoop { testLoop }
+
     /// `socket`: a socket to watch for the client's leaving (a test's own); -1 for none.
-    init(headers: [HTTPHeader] = [], socket: Int32 = -1) {
+    init(headers: [HTTPHeader] = [], socket: Int32 = -1, loop: TestLoop = TestLoop()) {
         self.socket = socket
+        testLoop = loop
         requestHeaders = headers
         values = headers.map { header in
             let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: header.value.utf8.count)
@@ -68,12 +73,13 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
     func reset() { lock.withLock { _resets += 1 } }
     let socket: Int32
 
-    /// Waits, up to `timeout` seconds, until `condition` holds; whether it did.
+    /// Waits, up to `timeout` seconds, until `condition` holds, turning the connection's loop meanwhile (on
+    /// its thread) so that its timers and hang-up watches go on; whether it did.
     func wait(timeout: Double = 5, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             if Date() > deadline { return false }
-            usleep(1000)
+            if testLoop.inEventLoop { testLoop.turn() } else { usleep(1000) }
         }
         return true
     }

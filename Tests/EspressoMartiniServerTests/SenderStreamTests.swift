@@ -37,8 +37,8 @@ import Testing
         func body(_ stream: ResponseStream) -> (StreamBody, FakeConnection) {
             let connection = FakeConnection()
             let answer = try! ArrivingBodyTests.streamAnswer(stream)
-            let made = sender.track(StreamBody(answer, start: DeadlineTimer.now(), timer: sender.timer, bytesPerSecond: nil, connection: connection,
-                                               hangUps: nil, onClose: sender.forgetBody))
+            let made = sender.track(StreamBody(answer, start: MonotonicClock.now(), bytesPerSecond: nil, connection: connection,
+                                               watchesHangUps: false, onClose: sender.forgetBody))
             #expect(made.read(at: 0, into: buffer) == .suspended)
             return (made, connection)
         }
@@ -48,11 +48,11 @@ import Testing
         sender.endArrivingBodies(endlessOnly: true)
         #expect(endlessConnection.resumptions == 1 && finiteConnection.resumptions == 0)
         #expect(endless.read(at: 0, into: buffer) == .endOfBody)
-        sender.resumeAll(scriptLimit: .milliseconds(10))
+        sender.resumeAll(scriptLimit: 0.01)
         #expect(finiteConnection.resumptions == 1)
         #expect(finite.read(at: 0, into: buffer) == .endOfBody)
-        let late = sender.track(StreamBody(try! ArrivingBodyTests.streamAnswer(Self.stream), start: DeadlineTimer.now(), timer: sender.timer,
-                                           bytesPerSecond: nil, connection: FakeConnection(), hangUps: nil, onClose: sender.forgetBody))
+        let late = sender.track(StreamBody(try! ArrivingBodyTests.streamAnswer(Self.stream), start: MonotonicClock.now(),
+                                           bytesPerSecond: nil, connection: FakeConnection(), watchesHangUps: false, onClose: sender.forgetBody))
         #expect(late.read(at: 0, into: buffer) == .endOfBody)
         for done in [finite, endless, late] { done.closed() }
         #expect(sender.arriving.withLock { $0.bodies.isEmpty }, "libmicrohttpd done with them, the sender forgets them")

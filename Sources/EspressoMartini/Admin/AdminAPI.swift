@@ -161,6 +161,7 @@ public struct AdminAPI: Sendable {
         let target = RequestTarget(path)
         var explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
         explained.session = Self.sessionName(request).map { service.sessions.existing(named: $0) ?? Session(name: $0) } ?? request.session
+        explained.client = request.client
         return .json(200, Explanation(explaining: explained, in: tree, decider: decider).json, globalHeaders: globalHeaders)
     }
 }

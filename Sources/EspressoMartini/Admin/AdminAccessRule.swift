@@ -11,18 +11,18 @@ struct AdminAccessRule: Sendable {
         expected = token.map { Array("Bearer \($0)".utf8) }
     }
 
-    /// The answer refusing `request`, nil when it may go on. A request whose client is not known is no
-    /// loopback client.
-    func refusal(of request: Request, globalHeaders: [HTTPHeader]) -> GeneratedAnswer? {
+    /// Why `request` is refused, nil when it may go on. A request whose client is not known is no loopback
+    /// client.
+    func refusal(of request: Request) -> Refusal? {
         if let expected {
             let sent = request.headers.values(named: "authorization")
             if sent.count == 1, Self.sameCredentials(Array(sent[0].utf8), expected) { return nil }
             let challenge = HTTPHeader(name: "WWW-Authenticate", value: "Bearer realm=\"espressomartini\"")
-            return .error(401, "the admin API needs 'Authorization: Bearer TOKEN' with the server configuration's admin_token", extraHeaders: [challenge], globalHeaders: globalHeaders)
+            return Refusal(.adminAccess, status: 401, message: "the admin API needs 'Authorization: Bearer TOKEN' with the server configuration's admin_token", headers: [challenge])
         }
         if access == .any || request.client?.isLoopback == true { return nil }
         let who = request.client.map { "the client \($0.text)" } ?? "a client whose address is not known"
-        return .error(403, "the admin API answers only clients on this machine (a loopback address), not \(who); set admin_token or \"admin_access\": \"any\" in the server configuration to let others in", globalHeaders: globalHeaders)
+        return Refusal(.adminAccess, status: 403, message: "the admin API answers only clients on this machine (a loopback address), not \(who); set admin_token or \"admin_access\": \"any\" in the server configuration to let others in")
     }
 
     /// `sent` equals `expected`, the scheme's case aside (`bearer` is `Bearer`), looking at every byte.

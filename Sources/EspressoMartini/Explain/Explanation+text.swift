@@ -72,6 +72,8 @@ extension Explanation {
             return "404, no route matches the path"
         case .dotSegment:
             return "400, the path has a '.' or '..' segment"
+        case .refused(let refusal):
+            return "\(refusal.status), refused: \(refusal.message)"
         case .admin:
             return "the admin API (/\(Decider.adminPrefix)) answers"
         case .forward(let miss):

@@ -115,6 +115,7 @@ public struct Explanation: Sendable {
         case .methodNotAllowed: 405
         case .preflight: 204
         case .dotSegment: 400
+        case .refused(let refusal): Int(refusal.status)
         case .admin, .forward: nil
         }
     }
@@ -127,7 +128,7 @@ public struct Explanation: Sendable {
         switch plan {
         case .exchange, .noVariant: chosen = plan.exchangeIndex.map { tree.exchanges[$0] }
         case .methodNotAllowed, .preflight: chosen = nil
-        case .notFound, .dotSegment, .admin, .forward: return []
+        case .notFound, .dotSegment, .refused, .admin, .forward: return []
         }
         let path = request.segments.segments
         var routes: [(route: RoutePattern, methods: [HTTPMethod])] = []

@@ -16,12 +16,14 @@ public struct Request: Sendable {
     /// In arrival order.
     public let headers: RequestHeaders
     /// The body, or its first part, for exchanges that need it; nil when it was not kept (static
-    /// exchanges keep none).
-    public let body: [UInt8]?
+    /// exchanges keep none). The server adds it once it is in.
+    public var body: [UInt8]?
     /// The whole body's size in bytes, kept or not.
-    public let bodySize: Int
+    public var bodySize: Int
     /// The session its session header names (doc/faults-and-sessions.md); nil for the default session.
     public var session: Session?
+    /// Why its session header names no session (`400`); nil when it names one or there is none.
+    public var sessionRefusal: String?
     /// Where it came from; read by the server only where it matters (the admin API), nil elsewhere.
     public var client: ClientAddress?
 

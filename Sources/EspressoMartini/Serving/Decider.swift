@@ -1,7 +1,9 @@
-/// Decides every answer, in two steps. `plan` is pure: the admin API, `400` for dot segments, then the
-/// tree (most specific route first, the first variant whose conditions hold, `405`, a CORS preflight or
-/// `404` when none answers) and where the chosen sequence stands; it moves nothing, and `explain` reports
-/// it as it is. `commit` carries a plan out: the call counter steps (one atomic step), a template renders,
+/// Decides every answer, in two steps. `plan` is pure: what is refused (a session header naming no session,
+/// a client the admin API does not let in), `400` for dot segments, the admin API, then the tree (most
+/// specific route first, the first variant whose conditions hold, `405`, a CORS preflight or `404` when none
+/// answers; with a proxy, a miss is forwarded) and where the chosen sequence stands; it moves nothing, and
+/// `explain` reports it as it is. The server plans at a request's headers (`plan(atHeaders:tree:)`), and once
+/// its body is in when its exchange reads it. `commit` carries a plan out: the call counter steps (one atomic step), a template renders,
 /// the delay is drawn, and the `Decision` says what the sender puts on the wire. A class: the server calls
 /// it for every request, and a struct holding existentials would be copied at each call.
 public final class Decider: Sendable {
@@ -49,14 +51,61 @@ public final class Decider: Sendable {
     }
 
     /// What `request` would get from `tree` now, with the counters of `request.session`. Moves nothing.
-    /// `route`, when given, is what `tree.exchangeTree.resolve` gave for the request (the server has looked
-    /// it up already to know whether the request's exchange reads its body).
+    /// `route`, when given, is what `tree.exchangeTree.resolve` gave for the request (the server looked it
+    /// up at the request's headers, `plan(atHeaders:tree:)`).
     public func plan(_ request: Request, tree: ServingTree, route: RouteMatch? = nil) -> Plan {
+        switch before(request) {
+        case .planned(let plan): return plan
+        case .admin: return admin(request)
+        case .tree: return planFromTree(request, route: route ?? tree.exchangeTree.resolve(request.segments, method: request.knownMethod), tree: tree)
+        }
+    }
+
+    /// What the server does with `request` once its headers are in, before its body: `plan`'s answer when
+    /// the body does not matter to it, else that the plan waits for the body. Moves nothing.
+    public func plan(atHeaders request: Request, tree: ServingTree) -> HeadersPlan {
+        switch before(request) {
+        case .planned(let plan): return .decided(plan)
+        case .admin: return .admin
+        case .tree: break
+        }
+        let route = tree.exchangeTree.resolve(request.segments, method: request.knownMethod)
+        if tree.readsBodies, case .exchange(let index) = route, tree.exchangeTree.exchanges[index].readsBody { return .awaitsBody(route) }
+        return .decided(planFromTree(request, route: route, tree: tree))
+    }
+
+    /// What is decided before the tree is looked at.
+    private enum Before {
+        case planned(Plan)
+        case admin
+        case tree
+    }
+
+    /// A session header naming no session, dot segments, the admin prefix, and with `record` everything
+    /// else: decided before the tree is looked at, in that order.
+    @inline(__always)
+    private func before(_ request: Request) -> Before {
+        if let reason = request.sessionRefusal { return .planned(.refused(Refusal(.sessionHeader, status: 400, message: reason))) }
         let segments = request.segments
-        if segments.hasDotSegment { return .dotSegment }
+        if segments.hasDotSegment { return .planned(.dotSegment) }
         if reservesAdminPrefix, segments.startsWith(segment: Self.adminPrefix) { return .admin }
-        if forwarding == .everything { return .forward(miss: nil) }
-        let plan = planFromTree(request, route: route ?? tree.exchangeTree.resolve(segments, method: request.knownMethod), tree: tree)
+        if forwarding == .everything { return .planned(.forward(miss: nil)) }
+        return .tree
+    }
+
+    /// The admin API, or the refusal its access rules give (a CORS preflight is answered whoever asks).
+    private func admin(_ request: Request) -> Plan {
+        if cors, CORSPreflight.isPreflight(request), admin?.allowedMethods(for: request) != nil { return .admin }
+        if let refusal = adminAccess.refusal(of: request) { return .refused(refusal) }
+        return .admin
+    }
+
+    /// What the tree answers: an exchange (and variant), `405`, a CORS preflight or `404`; with a proxy, what
+    /// it does not answer is forwarded. Inlined, so that a request plans as fast as it would without this
+    /// function.
+    @inline(__always)
+    private func planFromTree(_ request: Request, route: RouteMatch, tree: ServingTree) -> Plan {
+        let plan = treeAnswer(request, route: route, tree: tree)
         guard forwarding != nil else { return plan }
         switch plan {
         case .notFound, .methodNotAllowed, .noVariant: return .forward(miss: plan)
@@ -64,10 +113,8 @@ public final class Decider: Sendable {
         }
     }
 
-    /// What the tree answers: an exchange (and variant), `405`, a CORS preflight or `404`. Inlined, so that
-    /// a server without a proxy plans as fast as it would without this function.
     @inline(__always)
-    private func planFromTree(_ request: Request, route: RouteMatch, tree: ServingTree) -> Plan {
+    private func treeAnswer(_ request: Request, route: RouteMatch, tree: ServingTree) -> Plan {
         switch route {
         case .exchange(let index):
             let exchange = tree.exchangeTree.exchanges[index]
@@ -118,22 +165,20 @@ public final class Decider: Sendable {
             ]), globalHeaders: globalHeaders))
         case .dotSegment:
             return .generated(.error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
+        case .refused(let refusal):
+            let answer = GeneratedAnswer.error(refusal.status, refusal.message, extraHeaders: refusal.headers, globalHeaders: globalHeaders)
+            // Admin requests are never journaled, refused or not.
+            return refusal.reason == .adminAccess ? .admin(answer) : .generated(answer)
         case .admin:
             guard let admin else { return .generated(.error(404, "the admin API is not served here", globalHeaders: globalHeaders)) }
             if cors, CORSPreflight.isPreflight(request), let methods = admin.allowedMethods(for: request) {
                 return .admin(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
             }
-            if let refusal = adminAccess.refusal(of: request, globalHeaders: globalHeaders) { return .admin(refusal) }
             return .admin(admin.answer(request, tree: tree, decider: self))
         case .forward:
             guard let forwardJob else { preconditionFailure("a forward planned without a proxy") }
             return .forward(forwardJob)
         }
-    }
-
-    /// The `400` for a request whose session header names no session.
-    public func refusingSession(because reason: String) -> Decision {
-        .generated(.error(400, reason, globalHeaders: globalHeaders))
     }
 
     private func commit(_ choice: ExchangeChoice, for request: Request, tree: ServingTree) -> Decision {

@@ -16,6 +16,9 @@ public enum Plan: Sendable {
     case notFound
     /// `400`: the path has a `.` or `..` segment.
     case dotSegment
+    /// Refused before any exchange is looked at: a session header naming no session (`400`), a client the
+    /// admin API does not let in (`401`, `403`).
+    case refused(Refusal)
     /// The admin API answers (its prefix, while it is on).
     case admin
     /// The proxy's target answers (`"proxy"`): the tree has no answer, and `miss` says what it would have
@@ -23,7 +26,7 @@ public enum Plan: Sendable {
     indirect case forward(miss: Plan?)
 
     /// A word for JSON: `exchange`, `sequence_over`, `no_variant`, `method_not_allowed`, `cors_preflight`,
-    /// `not_found`, `dot_segment`, `admin_api`, `forwarded`.
+    /// `not_found`, `dot_segment`, `refused`, `admin_api`, `forwarded`.
     public var name: String {
         switch self {
         case .exchange(let choice): choice.position == nil ? "sequence_over" : "exchange"
@@ -32,6 +35,7 @@ public enum Plan: Sendable {
         case .preflight: "cors_preflight"
         case .notFound: "not_found"
         case .dotSegment: "dot_segment"
+        case .refused: "refused"
         case .admin: "admin_api"
         case .forward: "forwarded"
         }

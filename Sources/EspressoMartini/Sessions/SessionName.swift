@@ -5,6 +5,11 @@ public enum SessionName: Equatable, Sendable {
     case named(String)
     case refused(String)
 
+    /// Why a request whose `header` says `reason` names no session, as its `400` says.
+    public static func refusal(_ reason: String, header: String) -> String {
+        "the \(header) header cannot name a session: \(reason)"
+    }
+
     /// Names longer than this are refused: a session's name is kept while it lives.
     public static let lengthLimit = 256
 

@@ -47,7 +47,7 @@ public final class Monitor<Value>: @unchecked Sendable {
     }
 
     /// Like `wait(until:)`, but each sleep ends at the latest at `deadline(value)`, a time of
-    /// `Monitor.now()` (no limit while it gives nil); `isReady` is then called again.
+    /// `MonotonicClock.now()` (no limit while it gives nil); `isReady` is then called again.
     public func wait(until isReady: (inout Value) -> Bool, wakingAt deadline: (Value) -> UInt64?) {
         mutex.lock()
         defer { mutex.unlock() }
@@ -59,24 +59,6 @@ public final class Monitor<Value>: @unchecked Sendable {
                 pthread_cond_wait(condition, mutex.pointer)
             }
         }
-    }
-
-    /// The monotonic clock, in nanoseconds: the time base of `wait(until:wakingAt:)`'s deadlines.
-    public static func now() -> UInt64 {
-        nanoseconds(CLOCK_MONOTONIC)
-    }
-
-    /// The same clock read to the kernel's last tick (a few milliseconds), about five times cheaper than
-    /// `now()`: for what is stamped on every step and compared with timeouts counted in seconds.
-    public static func coarseNow() -> UInt64 {
-        nanoseconds(CLOCK_MONOTONIC_COARSE)
-    }
-
-    @inline(__always)
-    private static func nanoseconds(_ clock: clockid_t) -> UInt64 {
-        var time = timespec()
-        clock_gettime(clock, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Wakes one thread sleeping in `wait(until:)`, if any. A system call when one sleeps: callers

@@ -3,20 +3,27 @@ import EspressoMartini
 import Glibc
 
 /// One request's connection, as libmicrohttpd hands it to the access handler: valid from the request line
-/// to libmicrohttpd's completion notice. libmicrohttpd gives a connection to one thread at a time;
-/// `resume` may be called from any thread.
+/// to libmicrohttpd's completion notice. Its loop's thread drives it; `resume` may be called from any
+/// thread.
 struct HTTPConnection: RequestConnection, @unchecked Sendable {
     let raw: OpaquePointer
-    /// The loop that drives the connection's daemon; nil under libmicrohttpd's own threads. Not retained:
-    /// the daemon keeps its loops as long as it has connections.
-    unowned(unsafe) let servingLoop: ServingLoop?
+    /// The loop that drives the connection's daemon. Not retained: the daemon keeps its loops as long as it
+    /// has connections.
+    unowned(unsafe) let servingLoop: ServingLoop
+
+    init(raw: OpaquePointer, loop: ServingLoop) {
+        self.raw = raw
+        servingLoop = loop
+    }
+
+    var loop: any EventLoop { servingLoop }
 
     /// Queues `response` with `status`; false when libmicrohttpd refuses (the connection is then closed).
     func queue(_ response: HTTPResponse, status: UInt32) -> Bool {
         MHD_queue_response(raw, status, response.raw) == .YES
     }
 
-    /// Stops calling the access handler until `resume`; the connection's thread serves others meanwhile.
+    /// Stops calling the access handler until `resume`; the loop serves other connections meanwhile.
     func suspend() {
         MHD_suspend_connection(raw)
     }
@@ -24,7 +31,7 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
     /// Any thread.
     func resume() {
         MHD_resume_connection(raw)
-        servingLoop?.connectionResumed()
+        servingLoop.connectionResumed()
     }
 
     /// The connection's socket, -1 when libmicrohttpd does not say.

@@ -2,9 +2,9 @@ internal import CMicroHTTPD
 import EspressoMartini
 import Glibc
 
-/// A libmicrohttpd daemon answering through a `RequestHandler`, with suspend and resume allowed: with
-/// libmicrohttpd's own threads (an internal polling thread with epoll and a pool), or as one daemon per
-/// `ServingLoop`, each driven by its loop's thread, on the same listening socket.
+/// libmicrohttpd answering through a `RequestHandler`, with suspend and resume allowed: one daemon per
+/// `ServingLoop`, without threads of its own, each driven by its loop's thread and each on a descriptor of
+/// the same listening socket, so that a connection goes to the loop that accepts it first.
 final class HTTPDaemon: @unchecked Sendable {
     private let daemons: [OpaquePointer]
     private let loops: [ServingLoop]
@@ -13,44 +13,33 @@ final class HTTPDaemon: @unchecked Sendable {
     private final class HandlerBox {
         /// Not retained: the handler (the server) outlives its daemon.
         unowned(unsafe) let handler: any RequestHandler
-        /// The loop driving the daemon, for its connections; nil for libmicrohttpd's own threads.
-        unowned(unsafe) let loop: ServingLoop?
-        init(_ handler: any RequestHandler, loop: ServingLoop?) {
+        /// The loop driving the daemon, for its connections.
+        unowned(unsafe) let loop: ServingLoop
+        init(_ handler: any RequestHandler, loop: ServingLoop) {
             self.handler = handler
             self.loop = loop
         }
     }
     private let boxes: [HandlerBox]
 
-    /// Starts on `socket` (taken over), with `threads` threads of libmicrohttpd's own, or (`loops` not empty)
-    /// one daemon per loop, each started on its loop; `tlsCertificateCallback` (a GnuTLS certificate
-    /// retrieval function) serves HTTPS. Nil when libmicrohttpd cannot start.
+    /// Starts one daemon per loop on `socket` (taken over), each started on its loop;
+    /// `tlsCertificateCallback` (a GnuTLS certificate retrieval function) serves HTTPS. Nil when
+    /// libmicrohttpd cannot start.
     init?(
-        socket: Int32, ipv6: Bool, threads: Int, connectionTimeout: Int, connectionLimit: Int, handler: RequestHandler,
-        tlsCertificateCallback: UnsafeMutableRawPointer?, loops: [ServingLoop] = []
+        socket: Int32, ipv6: Bool, connectionTimeout: Int, connectionLimit: Int, handler: RequestHandler,
+        tlsCertificateCallback: UnsafeMutableRawPointer?, loops: [ServingLoop]
     ) {
         var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        guard !loops.isEmpty else {
-            let box = HandlerBox(handler, loop: nil)
-            guard let raw = Self.start(
-                flags: flags | MHD_USE_INTERNAL_POLLING_THREAD.rawValue, socket: socket, threads: threads, connectionTimeout: connectionTimeout,
-                connectionLimit: connectionLimit, box: box, tlsCertificateCallback: tlsCertificateCallback
-            ) else { return nil }
-            daemons = [raw]
-            boxes = [box]
-            self.loops = []
-            return
-        }
-        // Each daemon has a descriptor of the socket of its own, which it closes when it stops; a connection
-        // goes to the loop that accepts it first. The connection limit is shared out, as libmicrohttpd's pool does.
+        // Each daemon has a descriptor of the socket of its own, which it closes when it stops. The
+        // connection limit is shared out.
         var daemons: [OpaquePointer] = []
         var boxes: [HandlerBox] = []
         for loop in loops {
             let box = HandlerBox(handler, loop: loop)
             let descriptor = dup(socket)
             let started = descriptor >= 0 ? Self.start(
-                flags: flags, socket: descriptor, threads: 0, connectionTimeout: connectionTimeout,
+                flags: flags, socket: descriptor, connectionTimeout: connectionTimeout,
                 connectionLimit: max(1, connectionLimit / loops.count), box: box, tlsCertificateCallback: tlsCertificateCallback
             ) : nil
             guard let raw = started, loop.start(driving: DrivenDaemon(raw: raw)) else {
@@ -59,6 +48,7 @@ final class HTTPDaemon: @unchecked Sendable {
                     loop.stop()
                     MHD_stop_daemon(raw)
                 }
+                close(socket)
                 return nil
             }
             daemons.append(raw)
@@ -71,33 +61,25 @@ final class HTTPDaemon: @unchecked Sendable {
     }
 
     private static func start(
-        flags: UInt32, socket: Int32, threads: Int, connectionTimeout: Int, connectionLimit: Int, box: HandlerBox,
-        tlsCertificateCallback: UnsafeMutableRawPointer?
+        flags: UInt32, socket: Int32, connectionTimeout: Int, connectionLimit: Int, box: HandlerBox, tlsCertificateCallback: UnsafeMutableRawPointer?
     ) -> OpaquePointer? {
         // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
         em_start_daemon(
-            flags, socket, UInt32(threads), UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
+            flags, socket, UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
             accessHandler, completedHandler, requestStartHandler, Unmanaged.passUnretained(box).toOpaque(), tlsCertificateCallback
         )
     }
 
     /// Stops accepting, and closes the listening socket.
     func quiesce() {
-        guard !loops.isEmpty else {
-            let listener = MHD_quiesce_daemon(daemons[0])
-            if listener >= 0 { close(listener) }
-            return
-        }
         // On each loop's thread, which is the only one that may touch its daemon's epoll set.
         for (loop, raw) in zip(loops, daemons) {
-            let listener = loop.performAndWait { [raw = UInt(bitPattern: raw)] in
-                MHD_quiesce_daemon(OpaquePointer(bitPattern: raw)!)
-            }
+            let listener = loop.performAndWait { [daemon = DrivenDaemon(raw: raw)] in daemon.quiesce() }
             if listener >= 0 { close(listener) }
         }
     }
 
-    /// Stops every thread; no connection may be suspended then.
+    /// Stops every loop; no connection may be suspended then.
     func stop() {
         for loop in loops { loop.stop() }
         for raw in daemons { MHD_stop_daemon(raw) }
@@ -112,7 +94,7 @@ final class HTTPDaemon: @unchecked Sendable {
         Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue()
     }
 
-    // The C callbacks, on libmicrohttpd's threads or a loop's: `cls` is the handler's box, `con_cls` holds a
+    // The C callbacks, on a loop's thread: `cls` is the handler's box, `con_cls` holds a
     // retained `RequestState` per request, from the request line to the completion notice.
 
     private static let requestStartHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
@@ -126,7 +108,7 @@ final class HTTPDaemon: @unchecked Sendable {
         let body = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
         uploadSize.pointee = 0  // consumed: bodies are never buffered whole
         let box = box(cls)
-        return box.handler.received(state, on: HTTPConnection(raw: connection, servingLoop: box.loop), url: url, method: method, body: body) ? .YES : .NO
+        return box.handler.received(state, on: HTTPConnection(raw: connection, loop: box.loop), url: url, method: method, body: body) ? .YES : .NO
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, _ in

@@ -26,13 +26,11 @@ protocol RequestConnection: Sendable {
     /// The connection's socket, to notice a client that leaves while its answer waits; -1 when there is
     /// none to watch.
     var socket: Int32 { get }
-    /// The loop whose thread drives the connection (with a proxy); nil under libmicrohttpd's own threads.
-    var servingLoop: ServingLoop? { get }
+    /// The loop whose thread drives the connection: its timers, its hang-up watches, its lane.
+    var loop: any EventLoop { get }
 }
 
 extension RequestConnection {
-    var servingLoop: ServingLoop? { nil }
-
     func withClientAddressText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
         guard var text = clientAddress?.text else { return false }
         text.withUTF8(body)

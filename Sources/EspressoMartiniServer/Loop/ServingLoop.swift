@@ -1,37 +1,41 @@
-internal import CEpoll
 import EspressoMartini
 import Glibc
 import Synchronization
 
-/// One thread that drives a libmicrohttpd daemon of its own and, with a proxy, the connections to the
-/// target of the requests that daemon's connections forward (`ForwardingLane`), in one epoll set. A forwarded
-/// request is sent, its answer read and its client's connection resumed on the thread that owns that
-/// connection: no thread is woken on the way, which is what a thread of its own for the target cost
-/// (doc/architecture.md). A server with a proxy runs one loop per core; one without keeps libmicrohttpd's
-/// own threads.
+/// One thread that drives a libmicrohttpd daemon of its own (without threads of libmicrohttpd's, on a
+/// descriptor of the shared listening socket) and everything else its connections need: their timers
+/// (delays, a stream's chunks, a slowed body's steps), the clients it watches for leaving, and with a proxy
+/// the connections to the target (`ForwardingLane`). A server runs one loop per core. A request is received,
+/// decided and answered on the thread that owns its connection; a forwarded one is sent, its answer read and
+/// its connection resumed there too, with no thread woken on the way.
 ///
-/// libmicrohttpd signals nothing when a connection of a daemon it runs no thread for is resumed, so a resume
-/// from another thread (a delay's timer, a script, the recording writer) wakes the loop; one on the loop's own
-/// thread only makes it run the daemon again before it waits.
-final class ServingLoop: @unchecked Sendable {
+/// While nothing of its own is watched, the loop waits in libmicrohttpd's own epoll set, as libmicrohttpd's
+/// own threads do (one system call a turn); otherwise it waits in its own set, which holds libmicrohttpd's,
+/// and runs libmicrohttpd after each wait. libmicrohttpd signals nothing when a connection of a daemon it runs
+/// no thread for is resumed, so a resume from another thread (a script, the recording writer, shut-down)
+/// wakes the loop; one on the loop's own thread only makes it run the daemon again before it waits.
+final class ServingLoop: EventLoop, @unchecked Sendable {
     let poll: EventPoll
     /// With a proxy: what this loop forwards. Set before `start`.
     var lane: ForwardingLane?
     private var thread: SystemThread?
-    /// The loop's thread, once it runs (`pthread_self()`), to tell its own calls from other threads'.
+    /// The loop's thread while it runs (`pthread_self()`), to tell its own calls from other threads'.
     private let owner = Atomic<UInt>(0)
+    /// The thread runs: before and after, whoever calls counts as the loop's thread.
+    private let running = Atomic<Bool>(false)
     /// A connection was resumed from another thread: the daemon runs before the loop waits again.
     private let resumedElsewhere = Atomic<Bool>(false)
     /// A connection was resumed on the loop's thread (on that thread only).
     private var resumedHere = false
-    /// Work for the loop's thread from others (`perform`), and whether there is any.
+    /// Work for the loop's thread from others (`execute`), and whether there is any.
     private let commands = Locked(Commands())
     private let hasCommands = Atomic<Bool>(false)
     /// Set by `stop`, on the loop's thread: `run` returns.
     private var stopping = false
-    /// What libmicrohttpd's epoll set is reported with in the loop's own.
-    private static let daemonToken = EventPoll.wakeupToken - 1
-    /// How long the loop sleeps at most when neither the daemon nor the lane has a time of its own.
+    // On the loop's thread only.
+    private let timers = LoopTimers()
+    private let hangUps: HangUpWatches
+    /// How long the loop sleeps at most when nothing has a time of its own.
     private static let longestWait = 3_600_000
 
     private struct Commands {
@@ -44,24 +48,25 @@ final class ServingLoop: @unchecked Sendable {
     init?() {
         guard let poll = EventPoll() else { return nil }
         self.poll = poll
+        hangUps = HangUpWatches(poll: poll)
     }
 
     /// Starts the thread driving `daemon`; false when its epoll set cannot be watched.
     func start(driving daemon: DrivenDaemon) -> Bool {
-        guard poll.watch(daemon.epollDescriptor, for: UInt32(EPOLLIN.rawValue), token: Self.daemonToken) else { return false }
+        guard poll.watch(daemon.epollDescriptor, for: EventPoll.readable, token: EventToken.daemon),
+              poll.alsoWakeWaitersOf(daemon.epollDescriptor) else { return false }
         commands.withLock { $0.loopEnded = false }
         thread = SystemThread { [self] in run(daemon) }
         return true
     }
 
-    /// Whether the caller runs on the loop's thread.
-    var isCurrentThread: Bool {
-        owner.load(ordering: .relaxed) == UInt(pthread_self())
+    var inEventLoop: Bool {
+        guard running.load(ordering: .acquiring) else { return true }
+        return owner.load(ordering: .relaxed) == UInt(pthread_self())
     }
 
-    /// A connection of this loop's daemon was resumed (`HTTPConnection.resume()`). Any thread.
     func connectionResumed() {
-        if isCurrentThread {
+        if owner.load(ordering: .relaxed) == UInt(pthread_self()) {
             resumedHere = true
         } else {
             resumedElsewhere.store(true, ordering: .sequentiallyConsistent)
@@ -69,9 +74,7 @@ final class ServingLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the loop's thread, before it next waits; on the caller's when the loop has ended (then
-    /// nothing runs beside it). Any thread.
-    func perform(_ work: @escaping @Sendable () -> Void) {
+    func execute(_ work: @escaping @Sendable () -> Void) {
         let queued = commands.withLock { commands -> Bool in
             guard !commands.loopEnded else { return false }
             commands.work.append(work)
@@ -82,18 +85,19 @@ final class ServingLoop: @unchecked Sendable {
         poll.wakeup()
     }
 
-    /// Runs `work` on the loop's thread (at once when called there, or when the loop has ended) and returns
-    /// its result once it has run.
-    func performAndWait<Result: Sendable>(_ work: @escaping @Sendable () -> Result) -> Result {
-        if isCurrentThread { return work() }
-        let done = Monitor<Result?>(nil)
-        perform {
-            let result = work()
-            done.withLock { $0 = result }
-            done.broadcast()
-        }
-        done.wait { $0 != nil }
-        return done.withLock { $0! }
+    func schedule(after seconds: Double, _ action: @escaping () -> Void) {
+        assertInEventLoop()
+        timers.schedule(after: seconds, action)
+    }
+
+    func watchHangUp(of socket: Int32, for listener: any HangUpListener) {
+        assertInEventLoop()
+        hangUps.watch(socket, for: listener)
+    }
+
+    func forgetHangUp(of listener: any HangUpListener) {
+        guard inEventLoop else { return execute { [self] in forgetHangUp(of: listener) } }
+        hangUps.forget(listener)
     }
 
     /// Ends the thread once its current turn is over, and waits for it. Not on the loop's thread.
@@ -105,22 +109,37 @@ final class ServingLoop: @unchecked Sendable {
 
     private func run(_ daemon: DrivenDaemon) {
         owner.store(UInt(pthread_self()), ordering: .relaxed)
+        running.store(true, ordering: .releasing)
+        let pending = { [self] in
+            resumedElsewhere.exchange(false, ordering: .sequentiallyConsistent) || hasCommands.load(ordering: .sequentiallyConsistent)
+        }
         while true {
             runCommands()
             if stopping { break }
-            var timeout = daemon.timeoutMilliseconds.map { min($0, Self.longestWait) } ?? Self.longestWait
+            var timeout = timers.milliseconds(atMost: Self.longestWait)
             if let lane { timeout = lane.beforeWait(milliseconds: timeout) }
             if resumedHere || resumedElsewhere.exchange(false, ordering: .sequentiallyConsistent) { timeout = 0 }
             resumedHere = false
-            poll.wait(milliseconds: timeout, unless: { [self] in
-                resumedElsewhere.exchange(false, ordering: .sequentiallyConsistent) || hasCommands.load(ordering: .sequentiallyConsistent)
-            }) { token, events in
-                if token != Self.daemonToken { lane?.ready(token: token, events: events) }
+            if lane == nil, hangUps.isEmpty {
+                poll.wait(milliseconds: timeout, unless: pending) { daemon.run(waitingUpTo: $0) }
+                timers.runDue()
+            } else {
+                if let due = daemon.timeoutMilliseconds { timeout = min(timeout, due) }
+                poll.wait(milliseconds: timeout, unless: pending) { token, events in
+                    switch token & EventToken.ownerMask {
+                    case EventToken.daemon: break
+                    case EventToken.hangUp: hangUps.reported(token)
+                    default: lane?.ready(token: token, events: events)
+                    }
+                }
+                timers.runDue()
+                lane?.afterWait()
+                daemon.run()
             }
-            lane?.afterWait()
-            daemon.run()
         }
         // Work queued meanwhile runs now, and later work on the caller's thread.
+        running.store(false, ordering: .releasing)
+        owner.store(0, ordering: .relaxed)
         for work in commands.withLock({ commands in defer { commands.work.removeAll(); commands.loopEnded = true }; return commands.work }) { work() }
     }
 

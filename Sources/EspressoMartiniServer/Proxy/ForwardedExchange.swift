@@ -5,15 +5,15 @@ import Glibc
 /// (the client's body comes in with `push`, the answer goes out once `awaitOutcome` has it, its body read as
 /// this object is the answer's `BodySource`) and the HTTP client's (the transfer's callbacks: the body goes
 /// to the target, the target's head and body come back) all run on the loop's thread, so nothing here is
-/// locked. What comes from elsewhere is handed to the loop: the recording writer's word that the recording
-/// is written (in spy mode the end of the answer waits for it), and the client's hang-up while the answer
-/// waits for bytes.
+/// locked, and so does the loop's word that the client left while the answer waited for bytes. What comes
+/// from elsewhere is handed to the loop: the recording writer's word that the recording is written (in spy
+/// mode the end of the answer waits for it).
 ///
 /// Both directions stream in bounded memory: at most `highWater` bytes of the client's body wait for the
 /// target (beyond, the client's connection is suspended until the target has taken them down to
 /// `lowWater`), and at most `highWater` bytes of the answer wait for the client (beyond, the transfer stops
 /// receiving until the client has taken them down to `lowWater`), so an answer of any size passes.
-final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListener, @unchecked Sendable {
+final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferReceiver, HangUpListener, @unchecked Sendable {
     static let highWater = 1 << 20
     static let lowWater = 256 << 10
 
@@ -41,7 +41,6 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
     let connection: any RequestConnection
     unowned let lane: ForwardingLane
     var forwarder: Forwarder { lane.forwarder }
-    private let hangUps: HangUpWatcher?
     private let isHead: Bool
 
     // The client's body on its way to the target.
@@ -63,7 +62,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
     /// The transfer has ended.
     private var transferIsOver = false
     /// When something last moved between the server and the target (`Monitor.coarseNow()`).
-    private var lastProgress = Monitor<Int>.coarseNow()
+    private var lastProgress = MonotonicClock.coarseNow()
     /// libcurl's head lines, read into a head.
     private var headReader = UpstreamHead.Reader()
     private var head: UpstreamHead?
@@ -99,7 +98,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
     static let recordedInMemory = 64 << 10
 
     init(
-        transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection, hangUps: HangUpWatcher?,
+        transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection,
         lane: ForwardingLane, recording: RecordedRequest?
     ) {
         self.transfer = transfer
@@ -107,7 +106,6 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
         self.request = request
         self.connection = connection
         self.lane = lane
-        self.hangUps = hangUps
         recorded = recording
         isHead = request.method == "HEAD"
     }
@@ -133,7 +131,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
             suspendedForUpload = true
             connection.suspend()
         }
-        lastProgress = Monitor<Int>.coarseNow()
+        lastProgress = MonotonicClock.coarseNow()
         wakeUpload()
     }
 
@@ -141,7 +139,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
     func endUpload() {
         guard !uploadEnded else { return }
         uploadEnded = true
-        lastProgress = Monitor<Int>.coarseNow()
+        lastProgress = MonotonicClock.coarseNow()
         wakeUpload()
     }
 
@@ -163,7 +161,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
 
     /// libmicrohttpd has finished with the request (answered, or the client went away): a transfer still
     /// running is stopped.
-    func clientGone() {
+    func requestEnded() {
         if !transferIsOver { lane.cancel(self) }
     }
 
@@ -179,17 +177,17 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
 
     /// The target may act again after the client took bytes: time runs from now.
     func resumedByClient() {
-        lastProgress = Monitor<Int>.coarseNow()
+        lastProgress = MonotonicClock.coarseNow()
     }
 
     func transferHeaderLine(_ line: UnsafeRawBufferPointer) {
-        lastProgress = Monitor<Int>.coarseNow()
+        lastProgress = MonotonicClock.coarseNow()
         guard head == nil, let complete = headReader.read(line) else { return }
         transferHead(complete)
     }
 
     func transferHead(_ complete: UpstreamHead) {
-        lastProgress = Monitor<Int>.coarseNow()
+        lastProgress = MonotonicClock.coarseNow()
         head = complete
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
         let records = recorded != nil && forwarder.recording != nil
@@ -209,7 +207,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
 
     func transferBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard offer(bytes) else { return false }
-        lastProgress = Monitor<Int>.coarseNow()
+        lastProgress = MonotonicClock.coarseNow()
         if recordedBody != nil {
             keepRecorded(bytes)
         } else {
@@ -250,7 +248,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
             connection.resume()
         }
         if count > 0 {
-            lastProgress = Monitor<Int>.coarseNow()
+            lastProgress = MonotonicClock.coarseNow()
             return .bytes(count)
         }
         if uploadEnded { return .end }
@@ -300,7 +298,7 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
         // What the answer holds back waits for the recording; an answer that holds nothing back has ended.
         var then: @Sendable () -> Void = {}
         if holdsBackEnd || heldHead != nil {
-            then = { [self] in lane.loop.perform { [self] in letAnswerEnd() } }
+            then = { [self] in lane.loop.execute { [self] in letAnswerEnd() } }
         }
         recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding, then: then))
     }
@@ -340,9 +338,9 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
     override func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
         if let ending { return ending }
         if let produced = produce(at: position, into: buffer) { return produced }
-        if !watched, let hangUps {
+        if !watched {
             watched = true
-            hangUps.watch(connection.socket, for: self)
+            lane.loop.watchHangUp(of: connection.socket, for: self)
         }
         parked = true
         connection.suspend()
@@ -350,12 +348,11 @@ final class ForwardedExchange: BodySource, UpstreamTransferReceiver, HangUpListe
     }
 
     override func closed() {
-        hangUps?.forget(self)
+        if watched { lane.loop.forgetHangUp(of: self) }
     }
 
-    /// The client closed its connection while the answer waited for bytes: the answer is cut short. On the
-    /// hang-up watcher's thread.
+    /// The client closed its connection while the answer waited for bytes: the answer is cut short.
     func clientLeft() {
-        lane.loop.perform { [self] in end(.broken) }
+        end(.broken)
     }
 }

@@ -55,13 +55,13 @@ final class Forwarder: @unchecked Sendable {
     }
 
     /// Starts forwarding `request` (`rawTarget` its path and query as the request line had them), decided by
-    /// `decision`, answering on `connection` (`hangUps` ends its answer at once when the client leaves while it
-    /// waits for bytes); its body, if it has one (`body`), comes through the exchange's `push`. On the
-    /// connection's loop; nil when no transfer can be made.
+    /// `decision`, answering on `connection`, through the lane of the connection's loop; its body, if it has
+    /// one (`body`), comes through the exchange's `push`. On the connection's loop; nil when no transfer can
+    /// be made.
     func forward(
-        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection, hangUps: HangUpWatcher?
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection
     ) -> ForwardedExchange? {
-        connection.servingLoop?.lane?.forward(request, decision: decision, rawTarget: rawTarget, body: body, on: connection, hangUps: hangUps)
+        connection.loop.lane?.forward(request, decision: decision, rawTarget: rawTarget, body: body, on: connection)
     }
 
     /// Ends every transfer (a request not answered yet gets `503`, an answer being sent is cut short); no

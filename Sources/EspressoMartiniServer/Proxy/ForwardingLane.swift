@@ -4,14 +4,14 @@ import Glibc
 /// What one serving loop forwards: the requests of its connections go through its own `UpstreamClient`,
 /// whose connections to the target are in the loop's epoll set, and their answers come back on the loop's
 /// thread, which resumes the client's connection without waking another thread. Everything here runs on
-/// that thread; a call from another one is handed to it (`ServingLoop.perform`). Starts, unpauses and
+/// that thread; a call from another one is handed to it (`EventLoop.execute`). Starts, unpauses and
 /// cancels asked for while libmicrohttpd runs its callbacks are carried out once it has returned, before
 /// the loop waits: no transfer moves inside a callback of libmicrohttpd's, and a request's head and body
 /// go to the target together. Transfers are reused.
 final class ForwardingLane: @unchecked Sendable {
     unowned let forwarder: Forwarder
     /// Not retained: the loop keeps its lane.
-    unowned(unsafe) let loop: ServingLoop
+    unowned(unsafe) let loop: any EventLoop
     private let client: any UpstreamClient
 
     // On the loop's thread only.
@@ -30,7 +30,7 @@ final class ForwardingLane: @unchecked Sendable {
     /// The server stops: nothing more is forwarded.
     private var stopped = false
 
-    init(forwarder: Forwarder, loop: ServingLoop, client: any UpstreamClient) {
+    init(forwarder: Forwarder, loop: any EventLoop, client: any UpstreamClient) {
         self.forwarder = forwarder
         self.loop = loop
         self.client = client
@@ -38,7 +38,7 @@ final class ForwardingLane: @unchecked Sendable {
 
     /// See `Forwarder.forward`. On the loop's thread: the transfer starts once libmicrohttpd has returned.
     func forward(
-        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection, hangUps: HangUpWatcher?
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection
     ) -> ForwardedExchange? {
         guard let transfer = spareTransfers.popLast() ?? client.makeTransfer() else { return nil }
         var recorded: ForwardedExchange.RecordedRequest?
@@ -52,7 +52,7 @@ final class ForwardingLane: @unchecked Sendable {
             }
         }
         let exchange = ForwardedExchange(
-            transfer: transfer, decision: decision, request: request, connection: connection, hangUps: hangUps, lane: self, recording: recorded
+            transfer: transfer, decision: decision, request: request, connection: connection, lane: self, recording: recorded
         )
         forwarder.writeRequest(request, rawTarget: rawTarget, body: body, connection: connection, into: transfer.text)
         transfer.configure(UpstreamRequest(method: request.method, body: body), receiver: exchange)
@@ -66,13 +66,13 @@ final class ForwardingLane: @unchecked Sendable {
 
     /// The exchange's transfer may move again (bytes to send, room for bytes received). Any thread.
     func unpause(_ exchange: ForwardedExchange) {
-        guard loop.isCurrentThread else { return loop.perform { [self] in unpause(exchange) } }
+        guard loop.inEventLoop else { return loop.execute { [self] in unpause(exchange) } }
         unpaused.append(exchange)
     }
 
     /// Stops the exchange's transfer if it still runs (the client went away). Any thread.
     func cancel(_ exchange: ForwardedExchange) {
-        guard loop.isCurrentThread else { return loop.perform { [self] in cancel(exchange) } }
+        guard loop.inEventLoop else { return loop.execute { [self] in cancel(exchange) } }
         cancelled.append(exchange)
     }
 
@@ -123,7 +123,7 @@ final class ForwardingLane: @unchecked Sendable {
         client.runTimers()
         settle()
         guard !running.isEmpty else { return client.prepareWait(milliseconds: milliseconds) }
-        let now = Monitor<Int>.coarseNow()  // the clock the exchanges stamp their progress with
+        let now = MonotonicClock.coarseNow()  // the clock the exchanges stamp their progress with
         if now >= nextOverdueCheck {
             nextOverdueCheck = now + forwarder.overdueCheckInterval
             for exchange in running.filter({ $0.isOverdue(now: now, timeout: forwarder.timeoutNanoseconds) }) {

@@ -1,9 +1,8 @@
 import EspressoMartini
 import Synchronization
 
-/// A callback body whose bytes arrive over time, from a timer (a stream's chunks, a body no faster than
-/// its bandwidth) or from another thread (an answer forwarded from elsewhere), with no thread waiting
-/// for them. When libmicrohttpd asks for bytes and none are ready, the body suspends its connection and
+/// A callback body whose bytes arrive over time, from its loop's timers (a stream's chunks, a body no
+/// faster than its bandwidth), with no thread waiting for them. When libmicrohttpd asks for bytes and none are ready, the body suspends its connection and
 /// reads `.suspended`; a producer calls `wake()` (any thread) once bytes may be ready, which resumes the
 /// connection, and libmicrohttpd asks again.
 ///
@@ -12,9 +11,9 @@ import Synchronization
 /// suspended, exactly once, while libmicrohttpd keeps a suspended connection alive.
 ///
 /// A subclass writes `produce(at:into:)`. `end(_:)` stops the body from any thread (the server stops);
-/// with a `HangUpWatcher`, a client that closes its connection while the body waits ends it at once, so
-/// its connection and descriptor are given back without waiting for the next bytes. `closed()` runs
-/// once when libmicrohttpd is done with the body.
+/// watched for hang-ups (`watchesHangUps`), a client that closes its connection while the body waits ends
+/// it at once, so its connection and descriptor are given back without waiting for the next bytes.
+/// `closed()` runs once when libmicrohttpd is done with the body.
 class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
     private struct State {
         /// Counts wakes, so that a read sees whether one came while it was looking.
@@ -29,17 +28,18 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
     private let state = Locked(State())
     /// A timed wake is scheduled (`wake(after:on:)`).
     private let timedWake = Atomic<Bool>(false)
-    private let hangUps: HangUpWatcher?
+    /// A client that leaves while the body waits ends it.
+    private let watchesHangUps: Bool
     /// Set once the connection's socket is watched (on the connection's thread only).
     private var watched = false
     /// Runs once in `closed()`: the owner forgets the body.
     private let onClose: (@Sendable (ArrivingBody) -> Void)?
 
-    /// `hangUps` watches the connection's socket while the body waits; `onClose` runs when libmicrohttpd
-    /// is done with the body.
-    init(connection: any RequestConnection, hangUps: HangUpWatcher?, onClose: (@Sendable (ArrivingBody) -> Void)? = nil) {
+    /// With `watchesHangUps`, the connection's loop watches its socket while the body waits; `onClose` runs
+    /// when libmicrohttpd is done with the body.
+    init(connection: any RequestConnection, watchesHangUps: Bool = true, onClose: (@Sendable (ArrivingBody) -> Void)? = nil) {
         self.connection = connection
-        self.hangUps = hangUps
+        self.watchesHangUps = watchesHangUps
         self.onClose = onClose
     }
 
@@ -59,9 +59,9 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
             let (seen, ending) = state.withLock { ($0.wakes, $0.ending) }
             if let ending { return ending }
             if let produced = produce(at: position, into: buffer) { return produced }
-            if !watched, let hangUps {
+            if !watched, watchesHangUps {
                 watched = true
-                hangUps.watch(connection.socket, for: self)
+                connection.loop.watchHangUp(of: connection.socket, for: self)
             }
             let parked = state.withLock { state in
                 guard state.wakes == seen, state.ending == nil else { return false }  // a wake came: look again
@@ -85,12 +85,12 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
         }
     }
 
-    /// Calls `wake()` once `seconds` have passed on `timer`, unless a timed wake is already scheduled
-    /// (it stands, so a body asks for its earliest wake first).
-    final func wake(after seconds: Double, on timer: DeadlineTimer) {
+    /// Calls `wake()` once `seconds` have passed, on the connection's loop, unless a timed wake is already
+    /// scheduled (it stands, so a body asks for its earliest wake first). On the connection's loop.
+    final func wake(after seconds: Double) {
         guard !timedWake.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Weak: a body its client has left need not stay until its next bytes would have been due.
-        timer.schedule(after: seconds) { [weak self] in
+        connection.loop.schedule(after: seconds) { [weak self] in
             self?.timedWake.store(false, ordering: .releasing)
             self?.wake()
         }
@@ -111,7 +111,7 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
     }
 
     override func closed() {
-        hangUps?.forget(self)
+        if watched { connection.loop.forgetHangUp(of: self) }
         onClose?(self)
     }
 }

@@ -2,14 +2,15 @@ import EspressoMartini
 import Glibc
 
 extension Sender {
-    /// Suspends the connection for `seconds`, then carries out `then`: the timer resumes the connection and
-    /// libmicrohttpd calls the access handler again, which sends what `state.suspended` holds. No thread waits.
+    /// Suspends the connection for `seconds`, then carries out `then`: a timer of the connection's loop
+    /// resumes it and libmicrohttpd calls the access handler again, which sends what `state.suspended` holds.
+    /// No thread waits.
     func wait(_ seconds: Double, then: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
         let suspended = SuspendedAnswer(then, answering: request, on: connection)
         state.suspended = suspended
         delayed.withLock { $0[ObjectIdentifier(suspended)] = suspended }
         connection.suspend()
-        timer.schedule(after: seconds) { [self] in resume(suspended) }
+        connection.loop.schedule(after: seconds) { [self] in resume(suspended) }
         return true
     }
 
@@ -23,11 +24,11 @@ extension Sender {
     /// Ends every delay and every body still arriving now (shut-down: libmicrohttpd must not stop with
     /// suspended connections); waits, up to `scriptLimit`, for the running script calls to end (the engine,
     /// stopped, starts no more).
-    func resumeAll(scriptLimit: Duration) {
+    func resumeAll(scriptLimit: Double) {
         endArrivingBodies(endlessOnly: false)
         scripts.stop()
-        let deadline = ContinuousClock.now + scriptLimit
-        while runningScripts.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
+        let deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(scriptLimit)
+        while runningScripts.load(ordering: .sequentiallyConsistent) > 0, MonotonicClock.now() < deadline {
             usleep(1000)
         }
         for suspended in delayed.withLock({ Array($0.values) }) { resume(suspended) }

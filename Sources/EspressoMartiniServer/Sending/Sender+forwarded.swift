@@ -1,35 +1,48 @@
 import EspressoMartini
 
 extension Sender {
-    /// Starts forwarding the request to the proxy's target (doc/recording.md). While the client's body is
-    /// still coming (the decision was made at its headers), the server pushes each piece into the exchange
-    /// and calls `answerForwarded` once it is all in; otherwise the kept body goes at once.
-    func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
-        guard let forwarder, let rawTarget = state.rawTarget else {
-            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "forwarding is not set up"), for: decision, answering: request, state: state, on: connection)
-        }
+    /// Where the body of a request decided as `decision` goes as it arrives, besides the part kept for the
+    /// journal: for a forward, the exchange that carries it to the proxy's target (doc/recording.md), started
+    /// now so that the body streams there (the part kept so far goes first); nil for any other decision, and
+    /// for a forward that cannot start (`send` then answers why).
+    func bodySink(for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> (any RequestBodySink)? {
+        guard case .forward = decision, let forwarder else { return nil }
+        let (hasBody, announcedSize) = Self.bodyFraming(on: connection)
         let body: UpstreamRequest.Body
         if state.bodyComplete {
-            body = state.hasBody ? .length(state.bodySize) : .none
+            body = hasBody ? .length(state.bodySize) : .none
         } else {
-            body = !state.hasBody ? .none : state.announcedBodySize.map { .length($0) } ?? .chunked
+            body = !hasBody ? .none : announcedSize.map { .length($0) } ?? .chunked
         }
-        guard let exchange = forwarder.forward(
-            request, decision: decision, rawTarget: rawTarget, body: body, on: connection,
-            hangUps: hangUps
-        ) else {
-            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: "no HTTP client transfer can be made"), for: decision, answering: request, state: state, on: connection)
-        }
-        state.forwarded = exchange
+        guard let exchange = forwarder.forward(request, decision: decision, rawTarget: state.target, body: body, on: connection) else { return nil }
         if !state.body.isEmpty { state.body.withUnsafeBytes { exchange.push($0) } }
-        guard state.bodyComplete else { return true }
+        return exchange
+    }
+
+    /// A forwarded request once its body is all in (and again after each resume): its exchange's answer, or
+    /// why there is none.
+    func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+        guard let exchange = state.bodySink as? ForwardedExchange else {
+            let reason = forwarder == nil ? "forwarding is not set up" : "no HTTP client transfer can be made"
+            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: reason), for: decision, answering: request, state: state, on: connection)
+        }
         return answerForwarded(exchange, job: job, state: state, on: connection)
     }
 
-    /// Once the client's body is all in (and again after each resume): queues the target's answer, whose
-    /// body streams to the client as it arrives, or the `502`/`504` saying why there is none; or suspends the
-    /// connection until the target answers.
-    func answerForwarded(_ exchange: ForwardedExchange, job: ForwardJob, state: RequestState, on connection: some RequestConnection) -> Bool {
+    /// Whether the request has a body (`Content-Length` or `Transfer-Encoding`), and the length it announced.
+    private static func bodyFraming(on connection: some RequestConnection) -> (hasBody: Bool, announcedSize: Int?) {
+        if let length = contentLength.withUnsafeBufferPointer({ connection.header(named: $0) }) {
+            return (true, Int(String(decoding: length, as: UTF8.self).trimmingWhitespace))
+        }
+        return (transferEncoding.withUnsafeBufferPointer({ connection.header(named: $0) }) != nil, nil)
+    }
+
+    private static let contentLength = Array("Content-Length".utf8CString)
+    private static let transferEncoding = Array("Transfer-Encoding".utf8CString)
+
+    /// Queues the target's answer, whose body streams to the client as it arrives, or the `502`/`504` saying
+    /// why there is none; or suspends the connection until the target answers.
+    private func answerForwarded(_ exchange: ForwardedExchange, job: ForwardJob, state: RequestState, on connection: some RequestConnection) -> Bool {
         exchange.endUpload()
         guard let outcome = exchange.awaitOutcome() else { return true }
         let decision = exchange.decision, request = exchange.request

@@ -2,7 +2,7 @@ import EspressoMartini
 
 extension Sender {
     /// A `"stream"` answer: the status and headers now, then each chunk once it is due, through a
-    /// callback response that the timer feeds (`StreamBody`); no thread waits between chunks. The access
+    /// callback response that the connection loop's timers feed (`StreamBody`); no thread waits between chunks. The access
     /// log and the journal record it when its headers are queued. `bytesPerSecond` paces it on a slow
     /// network.
     func sendStream(
@@ -11,7 +11,7 @@ extension Sender {
     ) -> Bool {
         let status = stream.answer.statusCode
         let body = track(StreamBody(
-            stream, start: DeadlineTimer.now(), timer: timer, bytesPerSecond: bytesPerSecond, connection: connection, hangUps: hangUps,
+            stream, start: MonotonicClock.now(), bytesPerSecond: bytesPerSecond, connection: connection,
             onClose: forgetBody
         ))
         // Events are small: a small block keeps a thousand open streams small too.

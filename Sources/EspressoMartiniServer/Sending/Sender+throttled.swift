@@ -2,7 +2,7 @@ import EspressoMartini
 
 extension Sender {
     /// `inner`'s body no faster than `bytesPerSecond` (a slow network): its status and headers now, then
-    /// the body through a callback response paced by the timer (`ThrottledBody`), a large file read from
+    /// the body through a callback response paced by the connection loop's timers (`ThrottledBody`), a large file read from
     /// disk as it goes. A stream is paced chunk by chunk; a script's answer once the script has run.
     func sendThrottled(
         _ inner: Decision, bytesPerSecond: Double, for decision: Decision, answering request: Request, state: RequestState,
@@ -50,7 +50,7 @@ extension Sender {
             return send(inner, answering: request, state: state, on: connection)
         }
         let body = track(ThrottledBody(
-            bytes, count: count, bytesPerSecond: bytesPerSecond, timer: timer, connection: connection, hangUps: hangUps, onClose: forgetBody
+            bytes, count: count, bytesPerSecond: bytesPerSecond, connection: connection, onClose: forgetBody
         ))
         guard let response = HTTPResponse(size: UInt64(count), blockSize: body.blockSize, source: body, headers: withCORS(headers, on: connection)) else {
             return finished(decision, status: status, queued: false, answering: request, state: state)

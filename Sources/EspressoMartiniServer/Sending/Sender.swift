@@ -13,16 +13,12 @@ final class Sender: Sendable {
     let scripts: any ScriptEngine
     /// Connections waiting out a delay, so that shut-down can answer them early.
     let delayed = Locked<[ObjectIdentifier: SuspendedAnswer]>([:])
-    /// Ends delays; its thread starts with the first delayed request.
-    let timer = DeadlineTimer()
     /// Connections suspended while their script runs: shut-down waits for none to be left.
     let runningScripts = Atomic<Int>(0)
     /// Forwards to the proxy's target; nil without `"proxy"`.
     let forwarder: Forwarder?
     /// Bodies that arrive over time (streams, throttled bodies), so that shut-down can end them.
     let arriving = Locked(ArrivingBodies())
-    /// Ends an arriving body whose client leaves while it waits; its thread starts with the first watch.
-    let hangUps = HangUpWatcher()
 
     struct ArrivingBodies {
         var bodies: [ObjectIdentifier: ArrivingBody] = [:]
@@ -77,11 +73,11 @@ final class Sender: Sendable {
         guard let accessLog, let started = state.started else { return queued }
         let answer = decision.exchangeAnswer
         let sequence = answer?.sequencePosition
-        let elapsed = ContinuousClock.now - started
+        let elapsed = MonotonicClock.elapsed(since: started)
         accessLog(AccessLogRecord(
             method: request.method, path: request.path, status: status, exchange: answer?.exchange,
             variant: answer?.variant.map { $0 + 1 }, position: (sequence?.index ?? 0) + 1, responseCount: sequence?.count ?? 0,
-            hundredthsOfMilliseconds: Int(elapsed.components.seconds) * 100_000 + Int(elapsed.components.attoseconds / 10_000_000_000_000),
+            hundredthsOfMilliseconds: Int(elapsed / 10_000),
             session: request.session?.name, forwarded: decision.isForward
         ))
         return queued

@@ -6,7 +6,6 @@ import EspressoMartini
 /// the first chunk follows the last until the client goes.
 final class StreamBody: ArrivingBody, @unchecked Sendable {
     private let answer: StreamAnswer
-    private let timer: DeadlineTimer
     private var throttle: Throttle?
     /// The chunk to send next, and when it is due (nanoseconds, `Monitor.now()`'s clock).
     private var next = 0
@@ -17,44 +16,43 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
 
     /// The first chunk is due its delay after `start`.
     init(
-        _ answer: StreamAnswer, start: UInt64, timer: DeadlineTimer, bytesPerSecond: Double?, connection: any RequestConnection, hangUps: HangUpWatcher?,
+        _ answer: StreamAnswer, start: UInt64, bytesPerSecond: Double?, connection: any RequestConnection, watchesHangUps: Bool = true,
         onClose: (@Sendable (ArrivingBody) -> Void)?
     ) {
         self.answer = answer
-        self.timer = timer
         throttle = bytesPerSecond.map(Throttle.init)
-        due = start + DeadlineTimer.nanoseconds(answer.stream.chunks[0].delay.seconds)
-        super.init(connection: connection, hangUps: hangUps, onClose: onClose)
+        due = start + MonotonicClock.nanoseconds(answer.stream.chunks[0].delay.seconds)
+        super.init(connection: connection, watchesHangUps: watchesHangUps, onClose: onClose)
     }
 
     override var isEndless: Bool { answer.stream.repeats }
 
     override func produce(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead? {
         let chunks = answer.stream.chunks
-        var now = DeadlineTimer.now()
+        var now = MonotonicClock.now()
         while written == pending.count {
             if next == chunks.count {
                 guard answer.stream.repeats else { return .endOfBody }
                 next = 0
             }
             guard now >= due else {
-                wake(after: Double(due - now) / 1_000_000_000, on: timer)
+                wake(after: Double(due - now) / 1_000_000_000)
                 return nil
             }
             pending = answer.bytes(ofChunk: next)
             written = 0
             next += 1
             if next < chunks.count || answer.stream.repeats {
-                let (later, overflow) = due.addingReportingOverflow(DeadlineTimer.nanoseconds(chunks[next % chunks.count].delay.seconds))
+                let (later, overflow) = due.addingReportingOverflow(MonotonicClock.nanoseconds(chunks[next % chunks.count].delay.seconds))
                 due = overflow ? .max : later
             }
-            now = DeadlineTimer.now()
+            now = MonotonicClock.now()
         }
         var count = min(buffer.count, pending.count - written)
         if throttle != nil {
             let allowed = throttle!.allowance(at: now)
             guard allowed > 0 else {
-                wake(after: throttle!.wait(for: pending.count - written), on: timer)
+                wake(after: throttle!.wait(for: pending.count - written))
                 return nil
             }
             count = min(count, allowed)

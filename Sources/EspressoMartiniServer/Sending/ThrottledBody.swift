@@ -14,18 +14,16 @@ final class ThrottledBody: ArrivingBody, @unchecked Sendable {
 
     private let bytes: Bytes
     let count: Int
-    private let timer: DeadlineTimer
     private var throttle: Throttle
 
     init(
-        _ bytes: Bytes, count: Int, bytesPerSecond: Double, timer: DeadlineTimer, connection: any RequestConnection, hangUps: HangUpWatcher?,
+        _ bytes: Bytes, count: Int, bytesPerSecond: Double, connection: any RequestConnection, watchesHangUps: Bool = true,
         onClose: (@Sendable (ArrivingBody) -> Void)?
     ) {
         self.bytes = bytes
         self.count = count
-        self.timer = timer
         throttle = Throttle(bytesPerSecond: bytesPerSecond)
-        super.init(connection: connection, hangUps: hangUps, onClose: onClose)
+        super.init(connection: connection, watchesHangUps: watchesHangUps, onClose: onClose)
     }
 
     /// Opens the file at `path` as it is now; nil when it cannot be read.
@@ -50,9 +48,9 @@ final class ThrottledBody: ArrivingBody, @unchecked Sendable {
     override func produce(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead? {
         let start = Int(position)
         guard start < count else { return .endOfBody }
-        let allowed = throttle.allowance(at: DeadlineTimer.now())
+        let allowed = throttle.allowance(at: MonotonicClock.now())
         guard allowed > 0 else {
-            wake(after: throttle.wait(for: count - start), on: timer)
+            wake(after: throttle.wait(for: count - start))
             return nil
         }
         let wanted = min(buffer.count, allowed, count - start)

@@ -70,7 +70,13 @@ struct Explain: Command {
         var request = Request(
             method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: bytes?.isEmpty == false ? bytes : nil
         )
-        request.session = sessionName(in: request, configuration: configuration).map(Session.init(name:))
+        switch session(in: request, configuration: configuration) {
+        case .none: break
+        case .named(let name): request.session = Session(name: name)
+        case .refused(let reason): request.sessionRefusal = SessionName.refusal(reason, header: configuration.sessionHeader)
+        }
+        // Explained as the server would answer a client on this machine.
+        request.client = ClientAddress(text: "127.0.0.1", isLoopback: true)
         // As the server decides, every counter at 0: a tree just loaded.
         let serving = ServingTree(tree, counters: CallCounters(), configuration: configuration)
         let explanation = Explanation(explaining: request, in: serving, decider: Decider(configuration: configuration, admin: nil, parser: JanssonParser()))
@@ -80,15 +86,11 @@ struct Explain: Command {
 }
 
 extension Explain {
-    /// The session the request's session header names, as the server reads it; nil without one (or for
-    /// a value no session can be named, which the server answers `400`).
-    private func sessionName(in request: Request, configuration: ServerConfiguration) -> String? {
-        guard let value = request.headers.firstValue(named: configuration.sessionHeader) else { return nil }
+    /// What the request's session header says, as the server reads it.
+    private func session(in request: Request, configuration: ServerConfiguration) -> SessionName {
+        guard let value = request.headers.firstValue(named: configuration.sessionHeader) else { return .none }
         var bytes = Array(value.utf8)
-        return bytes.withUnsafeMutableBufferPointer { buffer in
-            if case .named(let name) = SessionName(headerValue: UnsafeBufferPointer(buffer)) { return name }
-            return nil
-        }
+        return bytes.withUnsafeMutableBufferPointer { SessionName(headerValue: UnsafeBufferPointer($0)) }
     }
 }
 

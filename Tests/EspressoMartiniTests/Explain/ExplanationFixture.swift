@@ -21,9 +21,12 @@ enum ExplanationFixture {
             """#,
     ]
 
+    /// A request from a client on this machine, as `explain` explains them.
     static func request(_ method: String, _ target: String, headers: [HTTPHeader] = [], body: String = "") -> Request {
         let target = RequestTarget(target)
-        return Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: Array(body.utf8))
+        var request = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers), body: Array(body.utf8))
+        request.client = ClientAddress(text: "127.0.0.1", isLoopback: true)
+        return request
     }
 
     /// The plan in one line: `200 GET /products/{id} variant 0 response 1`, `405 GET, HEAD`, `404 closest …`.
@@ -40,6 +43,7 @@ enum ExplanationFixture {
         case .preflight(let allowed): return "\(status) preflight \(allowed.map(\.name).joined(separator: ", "))"
         case .notFound: return "\(status) closest \(explanation.closest.map { "\($0.method.name) \($0.route)" }.joined(separator: ", "))"
         case .dotSegment: return "\(status) dot segment"
+        case .refused(let refusal): return "\(status) refused: \(refusal.message)"
         case .admin: return "admin API"
         case .forward(let miss): return "forwarded to \(explanation.forwardTarget.map(\.description) ?? "?")" + (miss.map { " (\($0.name))" } ?? "")
         }

@@ -1,5 +1,4 @@
 internal import CCurl
-internal import CEpoll
 import EspressoMartini
 import Glibc
 
@@ -19,7 +18,6 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private let settings: CurlSettings
     private let poll: EventPoll
-    private var pollDescriptor: Int32 { poll.descriptor }
 
     // On the loop's thread only.
     /// When libcurl's timer runs out (monotonic nanoseconds); nil when it has none.
@@ -83,7 +81,7 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
     /// Moves on the transfers whose time has come (just added, unpaused, or timed by libcurl); the callbacks
     /// run meanwhile.
     func runTimers() {
-        guard let due = timerDue, due <= Monitor<Int>.now() else { return }
+        guard let due = timerDue, due <= MonotonicClock.now() else { return }
         timerDue = nil  // libcurl sets it again from within the call
         var running: Int32 = 0
         _ = library.multiSocketAction(handle, em_curl_socket_timeout, 0, &running)
@@ -106,7 +104,7 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
     func prepareWait(milliseconds: Int) -> Int {
         watchChangedSockets()
         guard let due = timerDue else { return milliseconds }
-        let now = Monitor<Int>.now()
+        let now = MonotonicClock.now()
         return due <= now ? 0 : min(milliseconds, Int((due - now + 999_999) / 1_000_000))
     }
 
@@ -115,14 +113,14 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
         let socket = Int32(truncatingIfNeeded: token)
         guard let watch = sockets[socket], watch.wanted != 0 else {
             // A kept-alive connection libcurl does not watch now (the target closed it): out of the set.
-            _ = epoll_ctl(pollDescriptor, EPOLL_CTL_DEL, socket, nil)
+            poll.remove(socket)
             sockets[socket]?.watched = 0
             return
         }
-        let failed = ready & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
+        let failed = ready & (EventPoll.failed | EventPoll.hungUp) != 0
         var action: Int32 = 0
-        if ready & EPOLLIN.rawValue != 0 || (failed && watch.wanted & EPOLLIN.rawValue != 0) { action |= em_curl_select_in }
-        if ready & EPOLLOUT.rawValue != 0 || (failed && watch.wanted & EPOLLOUT.rawValue != 0) { action |= em_curl_select_out }
+        if ready & EventPoll.readable != 0 || (failed && watch.wanted & EventPoll.readable != 0) { action |= em_curl_select_in }
+        if ready & EventPoll.writable != 0 || (failed && watch.wanted & EventPoll.writable != 0) { action |= em_curl_select_out }
         var running: Int32 = 0
         _ = library.multiSocketAction(handle, socket, action, &running)
     }
@@ -133,17 +131,16 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
         for socket in changedSockets {
             guard let watch = sockets[socket], watch.wanted != watch.watched else { continue }
             if watch.wanted == 0 {
-                if watch.isConnection, watch.watched == EPOLLIN.rawValue { continue }
-                if watch.watched != 0 { _ = epoll_ctl(pollDescriptor, EPOLL_CTL_DEL, socket, nil) }
+                if watch.isConnection, watch.watched == EventPoll.readable { continue }
+                if watch.watched != 0 { poll.remove(socket) }
                 if watch.isConnection { sockets[socket]?.watched = 0 } else { sockets[socket] = nil }
                 continue
             }
-            var event = epoll_event()
-            event.events = watch.wanted
-            event.data.u64 = UInt64(UInt32(bitPattern: socket))
-            if epoll_ctl(pollDescriptor, watch.watched == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event) != 0 {
+            let token = EventToken.upstream(UInt64(UInt32(bitPattern: socket)))
+            let done = watch.watched == 0 ? poll.watch(socket, for: watch.wanted, token: token) : poll.modify(socket, for: watch.wanted, token: token)
+            if !done {
                 // Out of step with the set (never expected): try the other way.
-                _ = epoll_ctl(pollDescriptor, errno == EEXIST ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event)
+                _ = errno == EEXIST ? poll.modify(socket, for: watch.wanted, token: token) : poll.watch(socket, for: watch.wanted, token: token)
             }
             sockets[socket]?.watched = watch.wanted
         }
@@ -159,8 +156,8 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
         let multi = multi(context)
         var wanted: UInt32 = 0
         if what != em_curl_poll_remove {
-            if what & em_curl_poll_in != 0 { wanted |= EPOLLIN.rawValue }
-            if what & em_curl_poll_out != 0 { wanted |= EPOLLOUT.rawValue }
+            if what & em_curl_poll_in != 0 { wanted |= EventPoll.readable }
+            if what & em_curl_poll_out != 0 { wanted |= EventPoll.writable }
         }
         if let watch = multi.sockets[socket] {
             guard watch.wanted != wanted else { return 0 }
@@ -174,7 +171,7 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
 
     /// libcurl's timer: -1 stops it, else it runs out in this many milliseconds.
     private static let timerCallback: curl_multi_timer_callback = { _, milliseconds, context in
-        multi(context).timerDue = milliseconds < 0 ? nil : Monitor<Int>.now() + UInt64(milliseconds) * 1_000_000
+        multi(context).timerDue = milliseconds < 0 ? nil : MonotonicClock.now() + UInt64(milliseconds) * 1_000_000
         return 0
     }
 

@@ -1,4 +1,3 @@
-internal import CEpoll
 import EspressoMartini
 import Glibc
 
@@ -148,8 +147,8 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
                 continue
             }
             serial += 1
-            let connection = UpstreamConnection(socket: socket, token: serial << 32 | UInt64(UInt32(bitPattern: socket)), addressIndex: addressIndex, isConnecting: result != 0)
-            guard poll.watch(socket, for: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue, token: connection.token) else {
+            let connection = UpstreamConnection(socket: socket, token: EventToken.upstream(serial << 32 | UInt64(UInt32(bitPattern: socket))), addressIndex: addressIndex, isConnecting: result != 0)
+            guard poll.watch(socket, for: EventPoll.readable | EventPoll.writable | EventPoll.peerClosed | EventPoll.edgeTriggered, token: connection.token) else {
                 error = errno
                 close(socket)
                 continue
@@ -166,14 +165,14 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
     private func ready(_ connection: UpstreamConnection, events: UInt32) {
         guard let transfer = connection.transfer else {
             // A kept-alive connection the target closed (or wrote to unasked): of no use any more.
-            if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+            if events & (EventPoll.readable | EventPoll.peerClosed | EventPoll.hungUp | EventPoll.failed) != 0 {
                 idle.removeAll { $0 === connection }
                 discard(connection)
             }
             return
         }
         if connection.isConnecting {
-            guard events & (EPOLLOUT.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 else { return }
+            guard events & (EventPoll.writable | EventPoll.failed | EventPoll.hungUp) != 0 else { return }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             _ = getsockopt(connection.socket, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -184,9 +183,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
             }
             connection.isConnecting = false
         }
-        if events & EPOLLOUT.rawValue != 0 { send(connection) }
-        let ended = events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
-        if transfer.connection === connection, ended || events & EPOLLIN.rawValue != 0 {
+        if events & EventPoll.writable != 0 { send(connection) }
+        let ended = events & (EventPoll.peerClosed | EventPoll.hungUp | EventPoll.failed) != 0
+        if transfer.connection === connection, ended || events & EventPoll.readable != 0 {
             receive(connection, toTheEnd: ended)
         }
     }

@@ -148,4 +148,37 @@ struct ExplainCommandTests {
         #expect(admin.standardOutputLines.dropFirst().first == "answer:   404, no route matches the path", "\(admin)")
         #expect(admin.exitCode == 1)
     }
+
+    /// What the server refuses before looking at the tree, explain says in the same words: a session header
+    /// naming no session, and a client without the admin token.
+    @Test("refusals: a session header naming no session and the admin API's token, as the server answers them; exit 1")
+    func refusals() async throws {
+        let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"watch": false, "admin_token": "s3cret"}"#)
+        defer { tree.remove() }
+        let server = try await ServerProcess.serving(tree)
+        defer { server.stop() }
+        let name = String(repeating: "n", count: 300)
+        let served = try await server.client.get("/products/7", headers: [("X-Espressomartini-Session", name)])
+        #expect(served.statusCode == 400)
+        let message = try #require((try served.json() as? [String: Any])?["error"] as? String)
+        let explained = try await ServerProcess.runToCompletion(["explain", "GET", "/products/7", "--header", "X-Espressomartini-Session: \(name)"], in: tree.url)
+        #expect(explained.exitCode == 1, "\(explained)")
+        #expect(explained.standardOutputLines.dropFirst().first == "answer:   400, refused: " + message, "\(explained)")
+
+        let health = try await server.client.get("/__espressomartini/health")
+        #expect(health.statusCode == 401)
+        let refusal = try #require((try health.json() as? [String: Any])?["error"] as? String)
+        let withoutToken = try await ServerProcess.runToCompletion(["explain", "GET", "/__espressomartini/health"], in: tree.url)
+        #expect(withoutToken.exitCode == 1, "\(withoutToken)")
+        #expect(withoutToken.standardOutputLines.dropFirst().first == "answer:   401, refused: " + refusal, "\(withoutToken)")
+        let withToken = try await ServerProcess.runToCompletion(
+            ["explain", "GET", "/__espressomartini/health", "--header", "Authorization: Bearer s3cret", "--json"], in: tree.url
+        )
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(withToken.standardOutput.utf8)) as? [String: Any], "\(withToken)")
+        #expect(object["outcome"] as? String == "admin_api")
+        let fromServer = try await server.client.get(
+            "/__espressomartini/explain?method=GET&path=/__espressomartini/health", headers: [("Authorization", "Bearer s3cret")]
+        )
+        #expect((try fromServer.json() as? [String: Any])?["outcome"] as? String == "admin_api", "\(fromServer.text)")
+    }
 }

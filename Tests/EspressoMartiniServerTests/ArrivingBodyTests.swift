@@ -5,7 +5,7 @@ import Testing
 
 /// `ArrivingBody`, the callback body whose bytes arrive over time, driven as libmicrohttpd drives it:
 /// reads on one thread, a suspension when nothing is ready, and reads again once the connection is
-/// resumed. Its bodies (`StreamBody`, `ThrottledBody`) and the loop's hang-up watches too.
+/// resumed. Its bodies (`StreamBody`, `PacedBody`) and the loop's hang-up watches too.
 @Suite struct ArrivingBodyTests {
     /// Bytes a producer hands over from another thread.
     final class HandedBody: ArrivingBody, @unchecked Sendable {
@@ -113,7 +113,7 @@ import Testing
         ], repeats: false, derivedContentType: "text/plain", configured: .null)
         let answer = try Self.streamAnswer(stream)
         let connection = FakeConnection()
-        let body = StreamBody(answer, start: MonotonicClock.now(), bytesPerSecond: nil, connection: connection, watchesHangUps: false, onClose: nil)
+        let body = StreamBody(answer, start: MonotonicClock.now(), connection: connection, watchesHangUps: false, onClose: nil)
         let (bytes, end, times, waited) = Self.drain(body, on: connection, block: 8)
         #expect(end == .endOfBody)
         #expect(String(decoding: bytes, as: UTF8.self) == "first\nsecond chunk, longer than a read\nlast\n")
@@ -129,7 +129,7 @@ import Testing
         let stream = ResponseStream(framing: .raw, chunks: [StreamChunk(delay: 0.01, content: .literal(Array("tick\n".utf8)))],
                                     repeats: true, derivedContentType: "text/plain", configured: .null)
         let connection = FakeConnection()
-        let body = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), bytesPerSecond: nil, connection: connection, watchesHangUps: false, onClose: nil)
+        let body = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, watchesHangUps: false, onClose: nil)
         #expect(body.isEndless)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { body.end(.endOfBody) }
         let (bytes, end, _, _) = Self.drain(body, on: connection, block: 64)
@@ -138,13 +138,13 @@ import Testing
         #expect(ticks.count >= 3 && ticks.allSatisfy { $0 == "tick" })
     }
 
-    /// A throttled body goes no faster than its bandwidth, in steps of a twentieth of a second's bytes.
+    /// A paced body goes no faster than its bandwidth, in steps of a twentieth of a second's bytes.
     @Test func aThrottledBodyKeepsItsRate() {
         let bytes = (0..<6000).map { UInt8(truncatingIfNeeded: $0) }
         let owner = HeapBytes(copying: bytes)
         let connection = FakeConnection()
-        let body = ThrottledBody(.memory(owner.bytes, owner: owner), count: bytes.count, bytesPerSecond: 20_000, connection: connection,
-                                 watchesHangUps: false, onClose: nil)
+        let body = PacedBody(KnownBody(.memory(owner.bytes, owner: owner), count: bytes.count), size: UInt64(bytes.count), bytesPerSecond: 20_000,
+                             connection: connection, onClose: nil)
         #expect(body.blockSize == 1000)
         let start = Date()
         let (sent, end, _, _) = Self.drain(body, on: connection, block: 4096)
@@ -153,6 +153,68 @@ import Testing
         #expect(end == .endOfBody)
         #expect(elapsed >= 0.24, "6000 bytes at 20 000 B/s, the first 1000 at once: 0.25 s")
         #expect(elapsed < 3, "with room for a busy machine")
+    }
+
+    /// A stream on a slow link: each chunk at its time, its bytes no faster than the bandwidth (the pacing
+    /// is the one decorator any body gets, here around the stream).
+    @Test func aPacedStreamKeepsItsScheduleAndItsRate() throws {
+        let stream = ResponseStream(framing: .raw, chunks: [
+            StreamChunk(delay: 0, content: .literal(Array(repeating: UInt8(ascii: "a"), count: 3000))),
+            StreamChunk(delay: 0.3, content: .literal(Array("end".utf8))),
+        ], repeats: false, derivedContentType: "text/plain", configured: .null)
+        let connection = FakeConnection()
+        let inner = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, onClose: nil)
+        let body = PacedBody(inner, size: nil, bytesPerSecond: 20_000, connection: connection, onClose: nil)
+        #expect(body.blockSize == 1000)
+        let (bytes, end, times, _) = Self.drain(body, on: connection, block: 4096)
+        #expect(end == .endOfBody)
+        #expect(bytes == Array(repeating: UInt8(ascii: "a"), count: 3000) + Array("end".utf8))
+        #expect(times.count == 4, "three steps of the first chunk, one of the second")
+        #expect(times[2] >= 0.09, "3000 bytes at 20 000 B/s, the first 1000 at once: 0.1 s")
+        #expect(times[3] >= 0.3, "the second chunk when it is due")
+        #expect(connection.suspensions == connection.resumptions)
+    }
+
+    /// Ending a paced body ends the stream waiting inside it: the connection, suspended by the stream, is
+    /// resumed and reads the end at once.
+    @Test func endingAPacedStreamEndsTheStreamInside() throws {
+        let stream = ResponseStream(framing: .raw, chunks: [StreamChunk(delay: 30, content: .literal(Array("late".utf8)))], repeats: true,
+                                    derivedContentType: "text/plain", configured: .null)
+        let connection = FakeConnection()
+        let inner = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, onClose: nil)
+        let body = PacedBody(inner, size: nil, bytesPerSecond: 1000, connection: connection, onClose: nil)
+        #expect(body.isEndless, "as endless as the stream")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { buffer.deallocate() }
+        #expect(body.read(at: 0, into: buffer) == .suspended)
+        #expect(connection.suspensions == 1)
+        body.end(.endOfBody)
+        #expect(connection.resumptions == 1)
+        #expect(body.read(at: 0, into: buffer) == .endOfBody)
+        body.closed()
+    }
+
+    /// A known body cut short: the first half of its bytes, from memory or from a file, then a break.
+    @Test func aKnownBodyCutShortBreaksAfterItsHalf() throws {
+        let bytes = Array("0123456789".utf8)
+        let owner = HeapBytes(copying: bytes)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-known-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDONLY)
+        #expect(descriptor >= 0)
+        for body in [KnownBody(.memory(owner.bytes, owner: owner), count: 10, cutAfter: 5), KnownBody(.file(descriptor: descriptor), count: 10, cutAfter: 5)] {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)
+            defer { buffer.deallocate() }
+            var sent: [UInt8] = []
+            var read = body.read(at: 0, into: buffer)
+            while case .bytes(let count) = read {
+                sent += buffer[..<count]
+                read = body.read(at: UInt64(sent.count), into: buffer)
+            }
+            #expect(sent == Array("01234".utf8))
+            #expect(read == .broken)
+        }
     }
 
     /// The connection's loop ends a waiting body once its client closes the connection.

@@ -37,7 +37,7 @@ import Testing
         func body(_ stream: ResponseStream) -> (StreamBody, FakeConnection) {
             let connection = FakeConnection()
             let answer = try! ArrivingBodyTests.streamAnswer(stream)
-            let made = sender.track(StreamBody(answer, start: MonotonicClock.now(), bytesPerSecond: nil, connection: connection,
+            let made = sender.track(StreamBody(answer, start: MonotonicClock.now(), connection: connection,
                                                watchesHangUps: false, onClose: sender.forgetBody))
             #expect(made.read(at: 0, into: buffer) == .suspended)
             return (made, connection)
@@ -52,7 +52,7 @@ import Testing
         #expect(finiteConnection.resumptions == 1)
         #expect(finite.read(at: 0, into: buffer) == .endOfBody)
         let late = sender.track(StreamBody(try! ArrivingBodyTests.streamAnswer(Self.stream), start: MonotonicClock.now(),
-                                           bytesPerSecond: nil, connection: FakeConnection(), watchesHangUps: false, onClose: sender.forgetBody))
+                                           connection: FakeConnection(), watchesHangUps: false, onClose: sender.forgetBody))
         #expect(late.read(at: 0, into: buffer) == .endOfBody)
         for done in [finite, endless, late] { done.closed() }
         #expect(sender.arriving.withLock { $0.bodies.isEmpty }, "libmicrohttpd done with them, the sender forgets them")

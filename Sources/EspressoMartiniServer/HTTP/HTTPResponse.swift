@@ -47,12 +47,10 @@ final class HTTPResponse: @unchecked Sendable {
         self.init(made, headers: headers)
     }
 
-    /// A response sending the file at `path` as it is now (with sendfile); nil when it cannot be opened.
-    convenience init?(file path: String, headers: [HTTPHeader]) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, let made = MHD_create_response_from_fd64(UInt64(info.st_size), descriptor) else {
+    /// A response sending `size` bytes of the open file `descriptor` (with sendfile), which it takes over
+    /// (closed at once when the response cannot be made).
+    convenience init?(fileDescriptor descriptor: Int32, size: UInt64, headers: [HTTPHeader]) {
+        guard let made = MHD_create_response_from_fd64(size, descriptor) else {
             close(descriptor)
             return nil
         }

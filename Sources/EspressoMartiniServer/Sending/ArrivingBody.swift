@@ -45,7 +45,8 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
 
     /// What is ready from `position` on: `.bytes` written into `buffer` (at most its count, at least
     /// one), `.endOfBody` or `.broken`; nil when nothing is ready yet, and then some producer will call
-    /// `wake()` once there may be. Never `.suspended`. On the connection's thread, one call at a time.
+    /// `wake()` once there may be; `.suspended` only when a body this one reads from suspended the
+    /// connection itself (and will resume it). On the connection's thread, one call at a time.
     func produce(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead? {
         .broken
     }
@@ -58,11 +59,11 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
         while true {
             let (seen, ending) = state.withLock { ($0.wakes, $0.ending) }
             if let ending { return ending }
-            if let produced = produce(at: position, into: buffer) { return produced }
-            if !watched, watchesHangUps {
-                watched = true
-                connection.loop.watchHangUp(of: connection.socket, for: self)
+            if let produced = produce(at: position, into: buffer) {
+                if produced == .suspended { watchHangUps() }
+                return produced
             }
+            watchHangUps()
             let parked = state.withLock { state in
                 guard state.wakes == seen, state.ending == nil else { return false }  // a wake came: look again
                 state.parked = true
@@ -103,6 +104,17 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
             if state.ending == nil { state.ending = how }
         }
         wake()
+        ended(how)
+    }
+
+    /// The body was ended: a subclass ends what it reads from too. Any thread.
+    func ended(_ how: BodyRead) {}
+
+    /// While the body waits, its client is watched for leaving (once).
+    private func watchHangUps() {
+        guard !watched, watchesHangUps else { return }
+        watched = true
+        connection.loop.watchHangUp(of: connection.socket, for: self)
     }
 
     /// The client closed its connection: the body is cut short.

@@ -2,8 +2,8 @@ import EspressoMartini
 
 extension Sender {
     /// Breaks the connection on purpose (doc/faults-and-sessions.md): a reset, a close without a byte, or
-    /// the status and headers with the full `Content-Length`, then half the body, then a close. Journaled
-    /// and logged with status 0.
+    /// the status and headers with the full `Content-Length`, then half the body (rounded down), then a
+    /// close. Journaled and logged with status 0; never slowed.
     func fail(
         _ fault: ResponseFault, _ answer: ExchangeAnswer, for decision: Decision, answering request: Request, state: RequestState,
         on connection: some RequestConnection
@@ -15,60 +15,18 @@ extension Sender {
         case .emptyResponse:
             return finished(decision, status: 0, queued: false, answering: request, state: state)
         case .truncatedBody:
-            guard let content = answer.response.content else { return finished(decision, status: 0, queued: false, answering: request, state: state) }
-            let tree = answer.tree
-            let half: HalfBody
-            if case .file(let name, let resolved, _) = content.body {
-                let path = tree.exchangeTree.path(ofFile: name, at: resolved, in: answer.exchange)
-                guard let file = tree.bytes(ofFileIn: answer.slot, at: path) else {
-                    return finished(decision, status: 0, queued: false, answering: request, state: state)
-                }
-                half = HalfBody(file: file)
-            } else {
-                half = HalfBody(inline: content.body.inlineBytes)
+            guard answer.response.content != nil else { return finished(decision, status: 0, queued: false, answering: request, state: state) }
+            let (body, headers) = ConfiguredBody.of(answer)
+            let half: KnownBody
+            switch body {
+            case .unreadable: return finished(decision, status: 0, queued: false, answering: request, state: state)
+            case .memory(let buffer, let owner): half = KnownBody(.memory(buffer, owner: owner), count: buffer.count, cutAfter: buffer.count / 2)
+            case .disk(let descriptor, let size): half = KnownBody(.file(descriptor: descriptor), count: size, cutAfter: size / 2)
             }
-            let headers = withCORS(content.effectiveHeaders(global: tree.globalHeaders), on: connection)
-            guard let response = HTTPResponse(size: UInt64(half.count), blockSize: 16 * 1024, source: half, headers: headers) else {
-                return finished(decision, status: 0, queued: false, answering: request, state: state)
-            }
-            let queued = connection.queue(response, status: answer.statusCode)
-            return finished(decision, status: 0, queued: queued, answering: request, state: state)
+            return deliver(
+                .source(half, size: UInt64(half.count), blockSize: 16 * 1024), status: answer.statusCode, headers: headers, pacedAt: nil, reporting: 0,
+                for: decision, answering: request, state: state, on: connection
+            )
         }
-    }
-}
-
-/// A body of which only the first half (rounded down) is ever sent: a file's bytes, shared, or an inline
-/// body; the connection is closed after it.
-private final class HalfBody: BodySource, @unchecked Sendable {
-    private let file: FileBytes?
-    private let inline: [UInt8]
-    let count: Int
-    /// How many bytes go out before the connection is closed.
-    private let sent: Int
-
-    init(file: FileBytes) {
-        self.file = file
-        inline = []
-        count = file.count
-        sent = count / 2
-    }
-
-    init(inline: [UInt8]) {
-        file = nil
-        self.inline = inline
-        count = inline.count
-        sent = count / 2
-    }
-
-    override func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
-        let start = Int(position)
-        guard start < sent, let destination = buffer.baseAddress else { return .broken }
-        let count = min(buffer.count, sent - start)
-        if let file {
-            destination.copyMemory(from: file.buffer.baseAddress! + start, byteCount: count)
-        } else {
-            inline.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + start, byteCount: count) }
-        }
-        return .bytes(count)
     }
 }

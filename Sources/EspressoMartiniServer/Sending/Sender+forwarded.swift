@@ -24,7 +24,7 @@ extension Sender {
     func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
         guard let exchange = state.bodySink as? ForwardedExchange else {
             let reason = forwarder == nil ? "forwarding is not set up" : "no HTTP client transfer can be made"
-            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: reason), for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: reason), pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         }
         return answerForwarded(exchange, job: job, state: state, on: connection)
     }
@@ -70,10 +70,10 @@ extension Sender {
             return finished(decision, status: UInt32(head.statusCode), queued: queued, answering: request, state: state)
         case .failed(let failure) where failure.serverStopping:
             let made = GeneratedAnswer.error(503, "the server is stopping", globalHeaders: state.tree?.globalHeaders ?? [])
-            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         case .failed(let failure):
             let made = Self.upstreamFailure(job, timedOut: failure.timedOut, reason: failure.reason, globalHeaders: state.tree?.globalHeaders ?? [])
-            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         }
     }
 

@@ -2,44 +2,42 @@ import EspressoMartini
 
 extension Sender {
     /// A response the same for every request: the tree's shared one, built now if this is its first request;
-    /// a large file, sent from disk for every request. A file that cannot be read now (deleted since the tree
-    /// was loaded) is sent as `Decision.unreadable`, and a later request tries it again.
+    /// on a slow network its bytes, kept in its slot and paced for each request; a large file, sent from disk
+    /// for every request. A file that cannot be read now (deleted since the tree was loaded) is sent as
+    /// `Decision.unreadable`, and a later request tries it again.
     func sendPrebuilt(
-        _ answer: ExchangeAnswer, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection
+        _ answer: ExchangeAnswer, pacedAt pace: Double?, for decision: Decision, answering request: Request, state: RequestState,
+        on connection: some RequestConnection
     ) -> Bool {
         let tree = answer.tree, slot = answer.slot, status = answer.statusCode
-        if let built = builtResponse(in: slot, of: tree) {
+        if pace == nil, let built = builtResponse(in: slot, of: tree) {
             return finished(decision, status: status, queued: queue(built, status: status, on: connection), answering: request, state: state)
         }
-        if let diskFile = tree.diskFiles[slot] {
-            guard let perRequest = HTTPResponse(file: diskFile.path, headers: withCORS(diskFile.headers, on: connection)) else {
-                return send(.unreadable(path: diskFile.path, answer), answering: request, state: state, on: connection)
+        if let pace, let shared = tree.built.existing(slot, as: SharedBody.self) {
+            return deliver(shared.body, status: status, headers: shared.headers, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
+        }
+        let (body, headers) = ConfiguredBody.of(answer)
+        switch body {
+        case .unreadable(let path):
+            return send(.unreadable(path: path, answer), answering: request, state: state, on: connection)
+        case .disk(let descriptor, let size):
+            return deliver(.file(descriptor: descriptor, size: size), status: status, headers: headers, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
+        case .memory(let buffer, let owner):
+            // Two first requests may both build it; only the one published first is ever sent, so every
+            // answer from this tree is one version of the file.
+            if let pace {
+                let shared = tree.built.publish(SharedBody(.memory(buffer, owner: owner), headers: headers), in: slot)
+                return deliver(shared.body, status: status, headers: shared.headers, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
             }
-            return finished(decision, status: status, queued: connection.queue(perRequest, status: status), answering: request, state: state)
-        }
-        guard let content = answer.response.content else { preconditionFailure("a prebuilt response without content") }
-        let body: (buffer: UnsafeRawBufferPointer, owner: AnyObject)
-        if case .file(let name, let resolved, _) = content.body {
-            let path = tree.exchangeTree.path(ofFile: name, at: resolved, in: answer.exchange)
-            guard let bytes = tree.bytes(ofFileIn: slot, at: path) else {
-                return send(.unreadable(path: path, answer), answering: request, state: state, on: connection)
+            let built: AnyObject?
+            if cors {
+                built = CORSReadyResponse(body: buffer, owner: owner, headers: headers).map { tree.built.publish($0, in: slot) }
+            } else {
+                built = HTTPResponse(sharing: buffer, owner: owner, headers: headers).map { tree.built.publish($0, in: slot) }
             }
-            body = (bytes.buffer, bytes.owner)
-        } else {
-            let bytes = HeapBytes(copying: content.body.inlineBytes)
-            body = (bytes.bytes, bytes)
+            guard let built else { return finished(decision, status: status, queued: false, answering: request, state: state) }
+            return finished(decision, status: status, queued: queue(built, status: status, on: connection), answering: request, state: state)
         }
-        let headers = content.effectiveHeaders(global: tree.globalHeaders)
-        // Two first requests may both build it; only the one published first is ever sent, so every
-        // answer from this tree is one version of the file.
-        let built: AnyObject?
-        if cors {
-            built = CORSReadyResponse(body: body.buffer, owner: body.owner, headers: headers).map { tree.built.publish($0, in: slot) }
-        } else {
-            built = HTTPResponse(sharing: body.buffer, owner: body.owner, headers: headers).map { tree.built.publish($0, in: slot) }
-        }
-        guard let built else { return finished(decision, status: status, queued: false, answering: request, state: state) }
-        return finished(decision, status: status, queued: queue(built, status: status, on: connection), answering: request, state: state)
     }
 
     /// What the slot holds once built: an `HTTPResponse`, or with CORS a `CORSReadyResponse`.
@@ -57,5 +55,17 @@ extension Sender {
         guard let origin = connection.origin else { return connection.queue(ready.shared, status: status) }
         guard let response = ready.response(origin: origin) else { return false }
         return connection.queue(response, status: status)
+    }
+}
+
+/// A slowed response's body, the same for every request: what its slot in the tree holds, read once (a
+/// slot of a response sent slowly never holds a built response, as every request for it is slowed).
+private final class SharedBody: @unchecked Sendable {
+    let body: OutgoingBody
+    let headers: [HTTPHeader]
+
+    init(_ body: OutgoingBody, headers: [HTTPHeader]) {
+        self.body = body
+        self.headers = headers
     }
 }

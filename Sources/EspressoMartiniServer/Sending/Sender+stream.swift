@@ -2,23 +2,18 @@ import EspressoMartini
 
 extension Sender {
     /// A `"stream"` answer: the status and headers now, then each chunk once it is due, through a
-    /// callback response that the connection loop's timers feed (`StreamBody`); no thread waits between chunks. The access
-    /// log and the journal record it when its headers are queued. `bytesPerSecond` paces it on a slow
-    /// network.
+    /// callback response that the connection loop's timers feed (`StreamBody`); no thread waits between
+    /// chunks. The access log and the journal record it when its headers are queued.
     func sendStream(
-        _ stream: StreamAnswer, bytesPerSecond: Double?, for decision: Decision, answering request: Request, state: RequestState,
+        _ stream: StreamAnswer, pacedAt pace: Double?, for decision: Decision, answering request: Request, state: RequestState,
         on connection: some RequestConnection
     ) -> Bool {
-        let status = stream.answer.statusCode
-        let body = track(StreamBody(
-            stream, start: MonotonicClock.now(), bytesPerSecond: bytesPerSecond, connection: connection,
-            onClose: forgetBody
-        ))
+        let body = track(StreamBody(stream, start: MonotonicClock.now(), connection: connection, onClose: forgetBody))
         // Events are small: a small block keeps a thousand open streams small too.
-        guard let response = HTTPResponse(size: nil, blockSize: Self.streamBlockSize, source: body, headers: withCORS(stream.headers, on: connection)) else {
-            return finished(decision, status: status, queued: false, answering: request, state: state)
-        }
-        return finished(decision, status: status, queued: connection.queue(response, status: status), answering: request, state: state)
+        return deliver(
+            .source(body, size: nil, blockSize: Self.streamBlockSize), status: stream.answer.statusCode, headers: stream.headers, pacedAt: pace,
+            for: decision, answering: request, state: state, on: connection
+        )
     }
 
     static let streamBlockSize = 4096

@@ -2,7 +2,8 @@ import EspressoMartini
 import Synchronization
 
 /// Puts decisions on the wire: one switch over `Decision`, each kind of sending in a file of its own
-/// (`Sender+…`). Then, once an answer is queued, the access log and the journal hear the status sent.
+/// (`Sender+…`), each handing its body to `deliver` (`Sender+body.swift`), where a slow network paces it.
+/// Then, once an answer is queued, the access log and the journal hear the status sent.
 final class Sender: Sendable {
     private let accessLog: AccessLog?
     /// Completes journal entries whose status was not known when they were recorded.
@@ -35,28 +36,31 @@ final class Sender: Sendable {
     }
 
     /// Carries out `decision` for `request` on `connection`, from the access handler on the connection's
-    /// thread. Returns what the access handler returns: true once the answer is queued or the connection
-    /// suspended; false when no answer could be made, and the connection is then closed without one.
-    func send(_ decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+    /// loop, its body no faster than `pace` bytes a second when given (a slow network). Returns what the
+    /// access handler returns: true once the answer is queued or the connection suspended; false when no
+    /// answer could be made, and the connection is then closed without one.
+    func send(
+        _ decision: Decision, pacedAt pace: Double? = nil, answering request: Request, state: RequestState, on connection: some RequestConnection
+    ) -> Bool {
         switch decision {
         case .prebuilt(let answer):
-            return sendPrebuilt(answer, for: decision, answering: request, state: state, on: connection)
+            return sendPrebuilt(answer, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
         case .rendered(_, let made), .generated(let made), .admin(let made):
-            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(made, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
         case .script(let job):
-            return run(job, answering: request, state: state, on: connection)
+            return run(job, pacedAt: pace, answering: request, state: state, on: connection)
         case .fault(let fault, let answer):
             return fail(fault, answer, for: decision, answering: request, state: state, on: connection)
         case .unavailable(let answer):
             let made = GeneratedAnswer.error(503, "the server is stopping", globalHeaders: answer.tree.globalHeaders)
-            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         case .unreadable(let path, let answer):
             let made = GeneratedAnswer.error(500, "the response file \(path) cannot be read", globalHeaders: answer.tree.globalHeaders)
-            return sendGenerated(made, for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         case .stream(let stream):
-            return sendStream(stream, bytesPerSecond: nil, for: decision, answering: request, state: state, on: connection)
+            return sendStream(stream, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
         case .throttled(let bytesPerSecond, let inner):
-            return sendThrottled(inner, bytesPerSecond: bytesPerSecond, for: decision, answering: request, state: state, on: connection)
+            return send(inner, pacedAt: bytesPerSecond, answering: request, state: state, on: connection)
         case .delayed(let seconds, let then):
             return wait(seconds, then: then, answering: request, state: state, on: connection)
         case .forward(let job):

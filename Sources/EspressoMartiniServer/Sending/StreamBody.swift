@@ -2,12 +2,11 @@ import EspressoMartini
 
 /// A `"stream"` answer's body (doc/streams-and-networks.md): each chunk rendered and written, as one
 /// write, once its delay has passed. Delays count from the previous chunk's due time, not from when it
-/// went out, so a stream keeps its schedule; a bandwidth paces the bytes on top. With `stream_repeat`,
-/// the first chunk follows the last until the client goes.
+/// went out, so a stream keeps its schedule (a slow network paces the bytes on top: `PacedBody`). With
+/// `stream_repeat`, the first chunk follows the last until the client goes.
 final class StreamBody: ArrivingBody, @unchecked Sendable {
     private let answer: StreamAnswer
-    private var throttle: Throttle?
-    /// The chunk to send next, and when it is due (nanoseconds, `Monitor.now()`'s clock).
+    /// The chunk to send next, and when it is due (`MonotonicClock` nanoseconds).
     private var next = 0
     private var due: UInt64
     /// The chunk being written and how much of it is out.
@@ -16,11 +15,9 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
 
     /// The first chunk is due its delay after `start`.
     init(
-        _ answer: StreamAnswer, start: UInt64, bytesPerSecond: Double?, connection: any RequestConnection, watchesHangUps: Bool = true,
-        onClose: (@Sendable (ArrivingBody) -> Void)?
+        _ answer: StreamAnswer, start: UInt64, connection: any RequestConnection, watchesHangUps: Bool = true, onClose: (@Sendable (ArrivingBody) -> Void)?
     ) {
         self.answer = answer
-        throttle = bytesPerSecond.map(Throttle.init)
         due = start + MonotonicClock.nanoseconds(answer.stream.chunks[0].delay.seconds)
         super.init(connection: connection, watchesHangUps: watchesHangUps, onClose: onClose)
     }
@@ -48,16 +45,7 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
             }
             now = MonotonicClock.now()
         }
-        var count = min(buffer.count, pending.count - written)
-        if throttle != nil {
-            let allowed = throttle!.allowance(at: now)
-            guard allowed > 0 else {
-                wake(after: throttle!.wait(for: pending.count - written))
-                return nil
-            }
-            count = min(count, allowed)
-            throttle!.spend(count)
-        }
+        let count = min(buffer.count, pending.count - written)
         pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
         written += count
         return .bytes(count)

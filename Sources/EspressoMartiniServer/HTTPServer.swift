@@ -34,7 +34,7 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
     let drained = Monitor(false)
     private var daemon: HTTPDaemon?
     /// With `"proxy"`: forwards what the tree does not answer (or everything, when recording).
-    private let forwarder: Forwarder?
+    let forwarder: Forwarder?
     /// With recording: writes what the target answers into the tree.
     private let recording: RecordingWriter?
     /// What was recorded, once the server has stopped (nil without recording).

@@ -3,11 +3,10 @@ import Glibc
 
 /// One request forwarded to the proxy's target, on its connection's serving loop. libmicrohttpd's callbacks
 /// (the client's body comes in with `push`, the answer goes out once `awaitOutcome` has it, its body read as
-/// this object is the answer's `BodySource`) and the HTTP client's (the transfer's callbacks: the body goes
-/// to the target, the target's head and body come back) all run on the loop's thread, so nothing here is
-/// locked, and so does the loop's word that the client left while the answer waited for bytes. What comes
-/// from elsewhere is handed to the loop: the recording writer's word that the recording is written (in spy
-/// mode the end of the answer waits for it).
+/// this object is the answer's `BodySource`), the upstream client's (the transfer's callbacks: the body goes
+/// to the target, the target's head and body come back) and the loop's word that the client left all run on
+/// the loop's thread, so nothing here is locked. What comes from elsewhere is handed to the loop: the
+/// recording writer's word that the recording is written (in spy mode the end of the answer waits for it).
 ///
 /// Both directions stream in bounded memory: at most `highWater` bytes of the client's body wait for the
 /// target (beyond, the client's connection is suspended until the target has taken them down to
@@ -23,15 +22,77 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
         case failed(TransferFailure)
     }
 
-    /// What is recorded of the request (with `record`), kept as it passes.
-    struct RecordedRequest {
-        let method: HTTPMethod
-        let path: String
-        let rawQuery: String
-        let headers: [HTTPHeader]
-        let hasBody: Bool
-        var body: [UInt8] = []
-        var bodySize = 0
+    /// The client's body on its way to the target.
+    struct Upload {
+        enum Phase {
+            /// Bytes still come from the client.
+            case open
+            /// The client's body is all in.
+            case complete
+            /// The transfer has ended: the client's bytes go nowhere.
+            case dropped
+        }
+
+        var phase = Phase.open
+        var queue = ByteQueue()
+        /// The transfer paused its upload for want of bytes.
+        var transferWaits = false
+    }
+
+    /// The target's answer on its way to the client (`ForwardedExchange+answer.swift`).
+    struct Answer {
+        enum Head {
+            /// Not read yet.
+            case awaited
+            /// Read and not yet handed to the client: it goes once the client has read what it could, or the
+            /// transfer has ended (`deliverHead`). The client then gets the head with the start of the body,
+            /// or a small answer whole, in one write, as from the target: a head sent alone, then a small
+            /// body, would wait out a delayed acknowledgement (Nagle's algorithm) on the client's connection.
+            case read(UpstreamHead)
+            /// A head whose answer has no body, kept from the client until the recording is written (spy mode).
+            case held(UpstreamHead)
+            /// Handed to the client.
+            case delivered(Outcome)
+        }
+
+        enum End {
+            /// More bytes may come.
+            case open
+            case complete
+            /// Cut short.
+            case broken
+        }
+
+        var head = Head.awaited
+        var body = ByteQueue()
+        var end = End.open
+        /// The body's length when the target gave one.
+        var size: UInt64?
+        /// While it is recorded in spy mode, the body's end (its last byte when its length is known, else
+        /// its end) waits for the recording to be written and the tree reloaded: the client's next request is
+        /// then answered by the tree.
+        var holdsBackEnd = false
+        /// The transfer stopped receiving for want of room.
+        var receivingPaused = false
+
+        /// The head the target answered with, once read.
+        var readHead: UpstreamHead? {
+            switch head {
+            case .awaited, .delivered(.failed): nil
+            case .read(let head), .held(let head), .delivered(.head(let head)): head
+            }
+        }
+    }
+
+    /// Why the client's connection is suspended.
+    enum ClientWait {
+        case none
+        /// Until the target has taken enough of the body.
+        case forUpload
+        /// Until the outcome is known.
+        case forHead
+        /// Until bytes of the answer, or its end, are ready.
+        case forBody
     }
 
     let transfer: any UpstreamTransfer
@@ -43,92 +104,46 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
     var forwarder: Forwarder { lane.forwarder }
     private let isHead: Bool
 
-    // The client's body on its way to the target.
-    private var upload = ByteQueue()
-    private var uploadEnded = false
-    /// The transfer has ended: the client's bytes go nowhere.
-    private var uploadDropped = false
-    /// The transfer paused its upload for want of bytes.
-    private var transferWaitsForUpload = false
-    /// The client's connection is suspended until the target has taken enough bytes.
-    private var suspendedForUpload = false
-
-    // The target's answer.
-    private var outcome: Outcome?
-    /// The client's connection is suspended until the outcome is known.
-    private var waitsForOutcome = false
-    /// A head whose answer has no body, kept from the client until the recording is written (spy mode).
-    private var heldHead: UpstreamHead?
-    /// The transfer has ended.
-    private var transferIsOver = false
-    /// When something last moved between the server and the target (`Monitor.coarseNow()`).
-    private var lastProgress = MonotonicClock.coarseNow()
-    /// libcurl's head lines, read into a head.
-    private var headReader = UpstreamHead.Reader()
-    private var head: UpstreamHead?
-    /// A head read and not yet handed to the client: it goes once the client has read what it could, or the
-    /// transfer has ended (`deliverHead`). The client then gets the head with the start of the body, or a
-    /// small answer whole, in one write, as from the target: a head sent alone, then a small body, would wait
-    /// out a delayed acknowledgement (Nagle's algorithm) on the client's connection.
-    private var pendingHead: UpstreamHead?
-
-    // The answer's body on its way to the client (`ForwardedExchange+answer.swift`).
-    var answer = ByteQueue()
-    var answerEnded = false
-    var answerBroken = false
-    /// While it is recorded in spy mode, the body's end (its last byte when its length is known, else its end)
-    /// waits for the recording to be written and the tree reloaded: the client's next request is then answered
-    /// by the tree.
-    var holdsBackEnd = false
-    var answerSize: UInt64?
-    /// The transfer stopped receiving for want of room.
-    var receivingPaused = false
-    /// A read found nothing and suspended the connection: the next bytes resume it.
-    var parked = false
+    private var upload = Upload()
+    var answer = Answer()
+    var clientWait = ClientWait.none
     /// What every read gives from now on (the client left, the server stops).
     var ending: BodyRead?
     /// The connection's socket is watched for the client's hang-up.
     var watched = false
+    /// When something last moved between the server and the target (`MonotonicClock.coarseNow()`).
+    private var lastProgress = MonotonicClock.coarseNow()
+    /// libcurl's head lines, read into a head.
+    private var headReader = UpstreamHead.Reader()
+    /// What is recorded of the exchange (with `record`); nil when nothing is.
+    private let tap: RecordingTap?
 
-    // What is recorded (with `record`).
-    private var recorded: RecordedRequest?
-    /// A recorded body, in memory while it is at most `recordedInMemory` bytes, then in a file.
-    private var recordedBody: [UInt8]?
-    private var recordingFile: RecordingFile?
-    static let recordedInMemory = 64 << 10
-
-    init(
-        transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection,
-        lane: ForwardingLane, recording: RecordedRequest?
-    ) {
+    init(transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection, lane: ForwardingLane, tap: RecordingTap?) {
         self.transfer = transfer
         self.decision = decision
         self.request = request
         self.connection = connection
         self.lane = lane
-        recorded = recording
+        self.tap = tap
         isHead = request.method == "HEAD"
     }
 
     deinit {
-        upload.removeAll()
-        answer.removeAll()
+        upload.queue.removeAll()
+        answer.body.removeAll()
     }
 
     // MARK: libmicrohttpd's side
 
     /// A piece of the client's body. Suspends the connection when the target lags `highWater` bytes behind.
     func push(_ bytes: UnsafeRawBufferPointer) {
-        if recorded != nil {
-            recorded!.bodySize += bytes.count
-            let room = VariantConditions.bodyLimit - recorded!.body.count
-            if room > 0 { recorded!.body.append(contentsOf: bytes.prefix(room)) }
-        }
-        guard !uploadDropped else { return }
-        upload.append(bytes)
+        lane.loop.assertInEventLoop()
+        tap?.tapRequest(bytes)
+        guard upload.phase != .dropped else { return }
+        upload.queue.append(bytes)
         // Suspended once: libmicrohttpd must not be asked twice (a second piece pushed in the same call).
-        if upload.count >= Self.highWater, !suspendedForUpload {
-            suspendedForUpload = true
+        if upload.queue.count >= Self.highWater, clientWait != .forUpload {
+            clientWait = .forUpload
             connection.suspend()
         }
         lastProgress = MonotonicClock.coarseNow()
@@ -137,24 +152,24 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
 
     /// The client's body is complete (at once for a request without one). Once is enough; more are ignored.
     func endUpload() {
-        guard !uploadEnded else { return }
-        uploadEnded = true
+        guard upload.phase == .open else { return }
+        upload.phase = .complete
         lastProgress = MonotonicClock.coarseNow()
         wakeUpload()
     }
 
     private func wakeUpload() {
-        guard transferWaitsForUpload else { return }
-        transferWaitsForUpload = false
+        guard upload.transferWaits else { return }
+        upload.transferWaits = false
         lane.unpause(self)
     }
 
     /// The outcome when it is known; else the connection is suspended until it is (nil). A connection
     /// already suspended while the target takes the body waits for that resume first, then asks again.
     func awaitOutcome() -> Outcome? {
-        if let outcome { return outcome }
-        if suspendedForUpload { return nil }
-        waitsForOutcome = true
+        if case .delivered(let outcome) = answer.head { return outcome }
+        if clientWait == .forUpload { return nil }
+        clientWait = .forHead
         connection.suspend()
         return nil
     }
@@ -162,17 +177,18 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
     /// libmicrohttpd has finished with the request (answered, or the client went away): a transfer still
     /// running is stopped.
     func requestEnded() {
-        if !transferIsOver { lane.cancel(self) }
+        if upload.phase != .dropped { lane.cancel(self) }
     }
 
-    // MARK: The HTTP client's side
+    // MARK: The upstream client's side
 
     /// Whether the target is overdue: it should be acting (taking the body, sending the head or the body)
     /// and nothing has moved for `timeout` seconds.
     func isOverdue(now: UInt64, timeout: UInt64) -> Bool {
         guard now > lastProgress + timeout else { return false }
-        let waitsForClient = outcome == nil ? !uploadEnded && upload.isEmpty : false
-        return !waitsForClient && !receivingPaused
+        var waitsForClient = false
+        if case .delivered = answer.head {} else { waitsForClient = upload.phase == .open && upload.queue.isEmpty }
+        return !waitsForClient && !answer.receivingPaused
     }
 
     /// The target may act again after the client took bytes: time runs from now.
@@ -182,25 +198,23 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
 
     func transferHeaderLine(_ line: UnsafeRawBufferPointer) {
         lastProgress = MonotonicClock.coarseNow()
-        guard head == nil, let complete = headReader.read(line) else { return }
+        guard case .awaited = answer.head, let complete = headReader.read(line) else { return }
         transferHead(complete)
     }
 
     func transferHead(_ complete: UpstreamHead) {
         lastProgress = MonotonicClock.coarseNow()
-        head = complete
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
-        let records = recorded != nil && forwarder.recording != nil
-        if records, !bodiless { recordedBody = [] }
+        tap?.answerStarts(bodiless: bodiless)
         // Spy mode: the next identical request finds the exchange in the tree; else while the writer is behind,
         // the client waits for its own exchange, which bounds what waits to be written.
-        let holdsBack = records && (forwarder.recordingReloads || forwarder.recording?.isBehind == true)
-        answerSize = isHead ? 0 : complete.contentLength
-        holdsBackEnd = holdsBack && !bodiless
+        let holdsBack = tap != nil && (forwarder.recordingReloads || forwarder.recording?.isBehind == true)
+        answer.size = isHead ? 0 : complete.contentLength
+        answer.holdsBackEnd = holdsBack && !bodiless
         if holdsBack && bodiless {
-            heldHead = complete
+            answer.head = .held(complete)
         } else {
-            pendingHead = complete
+            answer.head = .read(complete)
             lane.headRead(self)
         }
     }
@@ -208,65 +222,41 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
     func transferBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard offer(bytes) else { return false }
         lastProgress = MonotonicClock.coarseNow()
-        if recordedBody != nil {
-            keepRecorded(bytes)
-        } else {
-            recordingFile?.write(bytes)
-        }
+        tap?.tapAnswer(bytes)
         return true
-    }
-
-    /// Keeps a piece of a recorded body in memory while the body is small, else moves it to a file.
-    private func keepRecorded(_ bytes: UnsafeRawBufferPointer) {
-        guard recordedBody!.count + bytes.count > Self.recordedInMemory else {
-            recordedBody!.append(contentsOf: bytes)
-            return
-        }
-        guard let scratch = forwarder.recording?.scratchFolder, let file = RecordingFile(folder: scratch) else {
-            // Nothing is recorded; the answer's end is let go when the transfer ends.
-            recorded = nil
-            recordedBody = nil
-            return
-        }
-        recordedBody!.withUnsafeBytes { file.write($0) }
-        file.write(bytes)
-        recordingFile = file
-        recordedBody = nil
     }
 
     /// Hands a head read to the client, if one waits.
     func deliverHead() {
-        guard let head = pendingHead else { return }
-        pendingHead = nil
+        guard case .read(let head) = answer.head else { return }
         deliver(.head(head))
     }
 
     func transferUpload(into buffer: UnsafeMutableRawBufferPointer) -> UploadStep {
-        let count = upload.read(into: buffer)
-        if suspendedForUpload, upload.count <= Self.lowWater {
-            suspendedForUpload = false
+        let count = upload.queue.read(into: buffer)
+        if clientWait == .forUpload, upload.queue.count <= Self.lowWater {
+            clientWait = .none
             connection.resume()
         }
         if count > 0 {
             lastProgress = MonotonicClock.coarseNow()
             return .bytes(count)
         }
-        if uploadEnded { return .end }
-        transferWaitsForUpload = true
+        if upload.phase == .complete { return .end }
+        upload.transferWaits = true
         return .wait
     }
 
     /// The transfer is over (out of the client): the target's answer is complete, or `failure` says why not.
     func transferEnded(_ failure: TransferFailure?) {
-        transferIsOver = true
         transfer.release()
-        uploadDropped = true
-        upload.removeAll()
-        if suspendedForUpload {
-            suspendedForUpload = false
+        upload.phase = .dropped
+        upload.queue.removeAll()
+        if clientWait == .forUpload {
+            clientWait = .none
             connection.resume()
         }
-        guard head != nil else {
+        guard let head = answer.readHead else {
             stopRecording()
             deliver(.failed(failure ?? TransferFailure(timedOut: false, reason: "the target closed the connection without an answer")))
             return
@@ -274,60 +264,38 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
         finishAnswer(broken: failure != nil)
         // The head goes once the answer is whole: a small one then goes to the client in one write.
         defer { deliverHead() }
-        guard failure == nil, let head, let recording = forwarder.recording, let recorded else {
-            stopRecording()
-            return
-        }
-        var bodyFile: String?
-        let bodyBytes = recordedBody.flatMap { $0.isEmpty ? nil : $0 }
-        recordedBody = nil
-        if let file = recordingFile {
-            guard file.close() else {
-                stopRecording()
-                return
-            }
-            if file.size > 0 { bodyFile = file.path } else { unlink(file.path) }
-            recordingFile = nil
-        }
-        let exchange = RecordedExchange(
-            method: recorded.method, path: recorded.path, rawQuery: recorded.rawQuery, requestHeaders: recorded.headers,
-            requestBody: recorded.hasBody ? recorded.body : nil, requestBodySize: recorded.bodySize, statusCode: head.statusCode,
-            responseHeaders: head.headers, responseBodyFile: bodyFile, responseBodyBytes: bodyBytes, contentDecoded: false
-        )
-        let encoding = bodyFile == nil && bodyBytes == nil ? nil : head.contentEncoding
+        guard failure == nil, let tap else { return stopRecording() }
         // What the answer holds back waits for the recording; an answer that holds nothing back has ended.
         var then: @Sendable () -> Void = {}
-        if holdsBackEnd || heldHead != nil {
-            then = { [self] in lane.loop.execute { [self] in letAnswerEnd() } }
-        }
-        recording.submit(RecordingWriter.Job(exchange: exchange, encoding: encoding, then: then))
+        if answer.holdsBackEnd || isHeld { then = { [self] in lane.loop.execute { [self] in letAnswerEnd() } } }
+        if !tap.submit(head: head, then: then) { stopRecording() }
+    }
+
+    private var isHeld: Bool {
+        if case .held = answer.head { return true }
+        return false
     }
 
     /// Nothing is recorded: the body file goes, and the answer is not held back.
     private func stopRecording() {
-        guard forwarder.recording != nil else { return }  // nothing was kept, nothing held back
-        recordingFile?.discard()
-        recordingFile = nil
-        recordedBody = nil
+        guard let tap else { return }  // nothing was kept, nothing held back
+        tap.discard()
         letAnswerEnd()
     }
 
     /// The answer ends as it came: its last byte, or its head when it has no body, goes to the client.
     private func letAnswerEnd() {
-        holdsBackEnd = false
+        answer.holdsBackEnd = false
         wake()
-        if let held = heldHead {
-            heldHead = nil
-            deliver(.head(held))
-        }
+        if case .held(let head) = answer.head { deliver(.head(head)) }
     }
 
     /// Makes the outcome known, and resumes the client's connection if it waits for it.
     private func deliver(_ outcome: Outcome) {
-        guard self.outcome == nil else { return }
-        self.outcome = outcome
-        guard waitsForOutcome else { return }
-        waitsForOutcome = false
+        if case .delivered = answer.head { return }
+        answer.head = .delivered(outcome)
+        guard clientWait == .forHead else { return }
+        clientWait = .none
         connection.resume()
     }
 
@@ -342,7 +310,7 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
             watched = true
             lane.loop.watchHangUp(of: connection.socket, for: self)
         }
-        parked = true
+        clientWait = .forBody
         connection.suspend()
         return .suspended
     }

@@ -40,20 +40,17 @@ final class ForwardingLane: @unchecked Sendable {
     func forward(
         _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection
     ) -> ForwardedExchange? {
+        loop.assertInEventLoop()
         guard let transfer = spareTransfers.popLast() ?? client.makeTransfer() else { return nil }
-        var recorded: ForwardedExchange.RecordedRequest?
-        if forwarder.recording != nil {
+        var tap: RecordingTap?
+        if let recording = forwarder.recording {
             if let method = request.knownMethod {
-                recorded = ForwardedExchange.RecordedRequest(
-                    method: method, path: request.path, rawQuery: request.rawQuery, headers: request.headers.all, hasBody: body != .none
-                )
+                tap = RecordingTap(request: request, method: method, hasBody: body != .none, writer: recording)
             } else {
                 forwarder.logger.notice("\(request.method) \(request.path) is forwarded but not recorded: no method folder can be named \(request.method)")
             }
         }
-        let exchange = ForwardedExchange(
-            transfer: transfer, decision: decision, request: request, connection: connection, lane: self, recording: recorded
-        )
+        let exchange = ForwardedExchange(transfer: transfer, decision: decision, request: request, connection: connection, lane: self, tap: tap)
         forwarder.writeRequest(request, rawTarget: rawTarget, body: body, connection: connection, into: transfer.text)
         transfer.configure(UpstreamRequest(method: request.method, body: body), receiver: exchange)
         if stopped {
@@ -78,6 +75,7 @@ final class ForwardingLane: @unchecked Sendable {
 
     /// `exchange` has read its head (called by its transfer's callbacks).
     func headRead(_ exchange: ForwardedExchange) {
+        loop.assertInEventLoop()
         headsRead.append(exchange)
     }
 
@@ -99,6 +97,7 @@ final class ForwardingLane: @unchecked Sendable {
     /// time has come, hands over what ended, ends the overdue; returns how long the loop may wait, at most
     /// `milliseconds`.
     func beforeWait(milliseconds: Int) -> Int {
+        loop.assertInEventLoop()
         if !started.isEmpty {
             for exchange in started {
                 exchange.transfer.lanePosition = running.count
@@ -135,6 +134,7 @@ final class ForwardingLane: @unchecked Sendable {
 
     /// A descriptor of the client's is ready.
     func ready(token: UInt64, events: UInt32) {
+        loop.assertInEventLoop()
         client.ready(token: token, events: events)
     }
 

@@ -2,8 +2,8 @@ import CJavaScriptCore
 import EspressoMartini
 import Glibc
 
-/// JavaScriptCore's C API, loaded with `dlopen` the first time a script is compiled, and each function
-/// resolved with `dlsym`: a tree without scripts never maps the library, and a system without it still
+/// JavaScriptCore's C API, loaded with `dlopen` the first time a script is compiled (`DynamicLibrary`): a
+/// tree without scripts never maps the library, and a system without it still
 /// serves such trees (a tree with a script then gets a load error saying what to install). Loading sets the
 /// engine's options, once, before any VM exists: every VM is made through `shared`.
 struct JavaScriptCoreLibrary: @unchecked Sendable {
@@ -41,16 +41,18 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
     /// Nil when this build of the library does not export it (a C++ name): freed pages then go back to the
     /// system at the allocator's own pace, within a second or so.
     let releaseFreeMemory: EMReleaseFreeMemory?
+    let setBooleanOption: EMJSCOptionsSetBoolean
 
     /// The library, loaded by whichever thread asks first; why not, when it cannot be.
-    static let shared: Result<JavaScriptCoreLibrary, ScriptProblem> = load()
+    static let shared: Result<JavaScriptCoreLibrary, ScriptProblem> = DynamicLibrary.load(
+        soname, package: debianPackage, neededBy: "JavaScript responses need the JavaScriptCore library", resolve: resolve
+    ).mapError { ScriptProblem(message: $0.description) }.map { library in
+        library.setOptions()
+        return library
+    }
 
-    private static func load() -> Result<JavaScriptCoreLibrary, ScriptProblem> {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(ScriptProblem(message: "JavaScript responses need the JavaScriptCore library (\(soname)), which cannot be loaded: install the Debian package \(debianPackage)"))
-        }
-        var symbols = Symbols(handle: handle)
-        let library = Self(
+    private static func resolve(_ symbols: DynamicLibrary) -> JavaScriptCoreLibrary {
+        Self(
             contextGroupCreate: symbols("JSContextGroupCreate"),
             contextGroupRelease: symbols("JSContextGroupRelease"),
             contextGroupSetExecutionTimeLimit: symbols("JSContextGroupSetExecutionTimeLimit"),
@@ -79,14 +81,15 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
             objectGetPropertyAtIndex: symbols("JSObjectGetPropertyAtIndex"),
             objectCallAsFunction: symbols("JSObjectCallAsFunction"),
             getMemoryUsageStatistics: symbols("JSGetMemoryUsageStatistics"),
-            releaseFreeMemory: dlsym(handle, "_ZN3WTF27releaseFastMallocFreeMemoryEv").map { unsafeBitCast($0, to: EMReleaseFreeMemory.self) }
+            releaseFreeMemory: symbols.optional("_ZN3WTF27releaseFastMallocFreeMemoryEv", as: EMReleaseFreeMemory.self),
+            setBooleanOption: symbols("jsc_options_set_boolean")
         )
-        let setBooleanOption: EMJSCOptionsSetBoolean = symbols("jsc_options_set_boolean")
-        guard symbols.missing.isEmpty else {
-            return .failure(ScriptProblem(message: "the JavaScriptCore library \(soname) lacks \(symbols.missing.joined(separator: ", ")); install a WebKitGTK 2.x package \(debianPackage)"))
-        }
-        // Set before any VM exists (every VM is made after this, through `shared`); JSC_… variables set in
-        // the environment win. Without its JIT compilers: mock scripts are short, and interpreted they
+    }
+
+    /// The engine's options, set before any VM exists (every VM is made after this, through `shared`);
+    /// JSC_… variables set in the environment win.
+    private func setOptions() {
+        // Without its JIT compilers: mock scripts are short, and interpreted they
         // answered faster on two cores (no compiler threads competing) in a third of the memory; it is also
         // how the engine runs under the hardened unit's MemoryDenyWriteExecute=yes. Without a concurrent
         // collector: VMs run on the threads that answer HTTP, and the collector then works on those threads
@@ -96,22 +99,6 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
         // and a larger value made a script's garbage peak higher): `ScriptWatch` does.
         for (option, value) in [("useJIT", false), ("useConcurrentGC", false)] where getenv("JSC_" + option) == nil {
             _ = setBooleanOption(option, value ? 1 : 0)
-        }
-        return .success(library)
-    }
-
-    /// Resolves each function by name, noting the names the library lacks; a missing one gets a placeholder
-    /// that is never called, since loading fails when any is missing.
-    private struct Symbols {
-        let handle: UnsafeMutableRawPointer
-        var missing: [String] = []
-
-        mutating func callAsFunction<Function>(_ name: String) -> Function {
-            guard let symbol = dlsym(handle, name) else {
-                missing.append(name)
-                return unsafeBitCast(UnsafeMutableRawPointer(bitPattern: 1)!, to: Function.self)
-            }
-            return unsafeBitCast(symbol, to: Function.self)
         }
     }
 }

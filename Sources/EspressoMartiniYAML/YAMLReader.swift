@@ -30,17 +30,12 @@ public enum YAMLReader {
         let deleteEvent: EMYAMLEventDelete
     }
 
-    private static let library: Library? = {
-        guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL),
-              let initialize = dlsym(handle, "yaml_parser_initialize"), let delete = dlsym(handle, "yaml_parser_delete"),
-              let setInput = dlsym(handle, "yaml_parser_set_input_string"), let parse = dlsym(handle, "yaml_parser_parse"),
-              let deleteEvent = dlsym(handle, "yaml_event_delete") else { return nil }
-        return Library(
-            initialize: unsafeBitCast(initialize, to: EMYAMLParserInitialize.self), delete: unsafeBitCast(delete, to: EMYAMLParserDelete.self),
-            setInput: unsafeBitCast(setInput, to: EMYAMLParserSetInputString.self), parse: unsafeBitCast(parse, to: EMYAMLParserParse.self),
-            deleteEvent: unsafeBitCast(deleteEvent, to: EMYAMLEventDelete.self)
+    private static let library = try? DynamicLibrary.load(libraryName, package: "libyaml-0-2", neededBy: "reading YAML needs libyaml") { yaml in
+        Library(
+            initialize: yaml("yaml_parser_initialize"), delete: yaml("yaml_parser_delete"), setInput: yaml("yaml_parser_set_input_string"),
+            parse: yaml("yaml_parser_parse"), deleteEvent: yaml("yaml_event_delete")
         )
-    }()
+    }.get()
 
     /// The library's file name, as Debian's `libyaml-0-2` installs it.
     public static let libraryName = "libyaml-0.so.2"

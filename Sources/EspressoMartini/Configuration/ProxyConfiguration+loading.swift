@@ -14,41 +14,36 @@ extension ProxyConfiguration {
         let errorsBefore = diagnostics.errors.count
         var target: ProxyTarget?
         var proxy = ProxyConfiguration(target: ProxyTarget(isHTTPS: false, authority: "", basePath: ""))
-        for member in members {
-            let memberPath = path + [member.key]
-            let at = map.value(memberPath)
-            func wrongType(_ expected: String) {
-                diagnostics.error(file, at, "'proxy' '\(member.key)' must be \(expected), found \(member.value.kindName)")
-            }
+        ConfigurationMember.read(members, at: path, of: "'proxy'", known: knownKeys, file: file, map: map, into: &diagnostics) { member, diagnostics in
             switch member.key {
             case "target":
-                guard case .string(let text) = member.value else { wrongType("a URL such as \"https://api.example.com\""); continue }
+                guard let text = member.string("a URL such as \"https://api.example.com\"", into: &diagnostics) else { return }
                 switch ProxyTarget.parse(text) {
                 case .success(let parsed): target = parsed
-                case .failure(let problem): diagnostics.error(file, at, "'proxy' 'target' \(problem.message)")
+                case .failure(let problem): member.error("'proxy' 'target' \(problem.message)", into: &diagnostics)
                 }
             case "timeout":
-                guard let seconds = member.value.numberValue else { wrongType("a number of seconds from 0.1 to 3600"); continue }
-                guard seconds >= 0.1, seconds <= 3600 else {
-                    diagnostics.error(file, at, "'proxy' 'timeout' \(member.value.compactText) is out of range; use 0.1 to 3600 seconds")
-                    continue
-                }
+                guard let seconds = member.seconds(in: 0.1...3600, written: "0.1 to 3600", into: &diagnostics) else { return }
                 proxy.timeout = seconds
-            case "verify_tls", "record":
-                guard case .bool(let flag) = member.value else { wrongType("true or false"); continue }
-                if member.key == "record" { proxy.records = flag } else { proxy.verifiesTLS = flag }
+            case "verify_tls":
+                guard let flag = member.flag(into: &diagnostics) else { return }
+                proxy.verifiesTLS = flag
+            case "record":
+                guard let flag = member.flag(into: &diagnostics) else { return }
+                proxy.records = flag
             case "ca_file":
-                guard case .string(let name) = member.value, !name.isEmpty else { wrongType("the path of a PEM file of certificate authorities"); continue }
+                guard case .string(let name) = member.value, !name.isEmpty else {
+                    return member.wrongType("the path of a PEM file of certificate authorities", into: &diagnostics)
+                }
                 let resolved = ServerConfiguration.resolve(name, against: folder)
                 guard FileSystem.kind(of: resolved) == .regularFile else {
-                    diagnostics.error(file, at, "'proxy' 'ca_file' \(resolved) does not exist or is not a file; give a PEM file of certificate authorities")
-                    continue
+                    return member.error("'proxy' 'ca_file' \(resolved) does not exist or is not a file; give a PEM file of certificate authorities", into: &diagnostics)
                 }
                 proxy.certificateAuthorities = resolved
             case "headers":
-                proxy.headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
+                proxy.headers = HeadersParser.parse(member.value, at: member.path, file: file, map: map, into: &diagnostics)
             default:
-                diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: knownKeys))
+                break
             }
         }
         guard let target else {

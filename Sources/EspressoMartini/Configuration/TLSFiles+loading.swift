@@ -11,17 +11,12 @@ extension TLSFiles {
             return nil
         }
         var certificate: String?, key: String?, valid = true
-        for member in members {
-            let at = map.value(path + [member.key])
-            guard Self.knownKeys.contains(member.key) else {
-                diagnostics.warning(file, map.key(path + [member.key]), Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
-                continue
-            }
+        ConfigurationMember.read(members, at: path, of: "'tls'", known: knownKeys, file: file, map: map, into: &diagnostics) { member, diagnostics in
             guard case .string(let name) = member.value, !name.isEmpty else {
                 let found = member.value == .string("") ? "an empty string" : member.value.kindName
-                diagnostics.error(file, at, "'tls' '\(member.key)' must be the path of a PEM file, found \(found)")
+                member.error("'tls' '\(member.key)' must be the path of a PEM file, found \(found)", into: &diagnostics)
                 valid = false
-                continue
+                return
             }
             let resolved = ServerConfiguration.resolve(name, against: folder)
             if member.key == "certificate" { certificate = resolved } else { key = resolved }

@@ -25,9 +25,9 @@ final class Forwarder: @unchecked Sendable {
     private let lanes = Locked<[ForwardingLane]>([])
 
     /// Throws when the target needs libcurl and it cannot be loaded.
-    init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(UpstreamClientUnavailable) {
+    init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(LibraryUnavailable) {
         usesOwnClient = PlainUpstreamClient.reaches(proxy.target)
-        if !usesOwnClient, let problem = CurlLibrary.unavailability() { throw problem }
+        if !usesOwnClient, let problem = CurlLibrary.unavailability { throw problem }
         self.proxy = proxy
         self.scheme = scheme
         self.recording = recording

@@ -10,13 +10,9 @@ final class BrotliDecoder: ContentDecoder {
         let destroy: EMBrotliDecoderDestroyInstance
     }
 
-    private static let library: Library? = {
-        guard let brotli = DynamicLibrary("libbrotlidec.so.1"),
-              let create = brotli.function("BrotliDecoderCreateInstance", as: EMBrotliDecoderCreateInstance.self),
-              let decompress = brotli.function("BrotliDecoderDecompressStream", as: EMBrotliDecoderDecompressStream.self),
-              let destroy = brotli.function("BrotliDecoderDestroyInstance", as: EMBrotliDecoderDestroyInstance.self) else { return nil }
-        return Library(create: create, decompress: decompress, destroy: destroy)
-    }()
+    private static let library = try? DynamicLibrary.load("libbrotlidec.so.1", package: "libbrotli1", neededBy: "decoding a br body needs Brotli") { brotli in
+        Library(create: brotli("BrotliDecoderCreateInstance"), decompress: brotli("BrotliDecoderDecompressStream"), destroy: brotli("BrotliDecoderDestroyInstance"))
+    }.get()
 
     private let library: Library
     private let state: OpaquePointer

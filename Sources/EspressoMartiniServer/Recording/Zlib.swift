@@ -16,12 +16,9 @@ final class ZlibInflater: ContentDecoder {
         let end: EMInflateEnd
     }
 
-    private static let library: Library? = {
-        guard let zlib = DynamicLibrary("libz.so.1"), let initialize = zlib.function("inflateInit2_", as: EMInflateInit2.self),
-              let inflate = zlib.function("inflate", as: EMInflate.self), let reset = zlib.function("inflateReset2", as: EMInflateReset2.self),
-              let end = zlib.function("inflateEnd", as: EMInflateEnd.self) else { return nil }
-        return Library(initialize: initialize, inflate: inflate, reset: reset, end: end)
-    }()
+    private static let library = try? DynamicLibrary.load("libz.so.1", package: "zlib1g", neededBy: "decoding a gzip or deflate body needs zlib") { zlib in
+        Library(initialize: zlib("inflateInit2_"), inflate: zlib("inflate"), reset: zlib("inflateReset2"), end: zlib("inflateEnd"))
+    }.get()
 
     private let library: Library
     private let format: Format

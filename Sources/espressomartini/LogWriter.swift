@@ -3,7 +3,7 @@ import Glibc
 import Logging
 
 /// Collects log lines in memory and writes them to standard error from one background thread, so that
-/// a worker thread answering a request never waits on a `write` (a terminal or a slow pipe can block).
+/// a serving loop answering a request never waits on a `write` (a terminal or a slow pipe can block).
 /// The writer thread sleeps until a line comes, then writes what `batchWindow` gathers in one `write`:
 /// lines reach standard error within about 10 ms, in the order they were logged, and are flushed at
 /// exit. While nothing is logged, nothing wakes.

@@ -2,7 +2,7 @@ import EspressoMartini
 import Glibc
 import Logging
 
-/// One line per message on standard error, through `LogWriter` so that no worker thread waits on the
+/// One line per message on standard error, through `LogWriter` so that no serving loop waits on the
 /// terminal. Under systemd (`JOURNAL_STREAM` set) the line carries a syslog priority prefix and no
 /// timestamp, because the journal adds its own.
 struct StandardErrorLogHandler: LogHandler {

@@ -7,7 +7,7 @@ public enum Decision: Sendable {
     case prebuilt(ExchangeAnswer)
     /// An exchange's answer made for this request: a template rendered, or a script's result.
     case rendered(ExchangeAnswer, GeneratedAnswer)
-    /// A script computes the answer, off libmicrohttpd's threads.
+    /// A script computes the answer, off the serving loops when it is not quick.
     case script(ScriptJob)
     /// The connection breaks on purpose instead of (or while) answering.
     case fault(ResponseFault, ExchangeAnswer)
@@ -23,7 +23,7 @@ public enum Decision: Sendable {
     case stream(StreamAnswer)
     /// The decision's body no faster than `bytesPerSecond` (a slow network), without holding a thread.
     indirect case throttled(bytesPerSecond: Double, Decision)
-    /// The proxy's target answers, off libmicrohttpd's threads; the request's body streams to it as it comes.
+    /// The proxy's target answers; the request's body streams to it as it comes, on the connection's loop.
     case forward(ForwardJob)
     /// Wait `seconds`, then carry out the decision, without holding a thread while waiting.
     indirect case delayed(seconds: Double, Decision)

@@ -1,4 +1,4 @@
-/// What the daemon calls, on its threads, for each request: `requestStarted` once the request line is
+/// What the daemon calls, on its loop's thread, for each request: `requestStarted` once the request line is
 /// read (its state is kept until `requestCompleted`), `received` with the headers, then with each piece of
 /// body, then once more with an empty body when the request is complete (and again after a `resume`).
 protocol RequestHandler: AnyObject, Sendable {

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// The body of an answer being recorded, when it is too large to keep in memory: written as it arrives (on
-/// the HTTP client's thread) into a hidden file of the requests folder's scratch folder, which the loader and
+/// the forwarded exchange's loop) into a hidden file of the requests folder's scratch folder, which the loader and
 /// the watcher ignore; the recorder moves it into the tree (a rename: the same file system). Writes go to the
 /// page cache: no thread waits on the disk.
 final class RecordingFile {

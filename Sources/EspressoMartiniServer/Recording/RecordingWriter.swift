@@ -3,10 +3,9 @@ import Glibc
 import Logging
 import Synchronization
 
-/// Writes recorded exchanges into the tree, one at a time, on a thread of its own (so neither
-/// libmicrohttpd's threads nor the HTTP client's wait on the disk): decodes the body from its
-/// `Content-Encoding`, hands the exchange to the core's `ExchangeRecorder`, and in spy mode reloads the
-/// tree, so that it answers the next identical request. Then it calls the job's `then`, which lets the
+/// Writes recorded exchanges into the tree, one at a time, on a thread of its own (so that no serving loop
+/// waits on the disk): decodes the body from its `Content-Encoding`, hands the exchange to the core's
+/// `ExchangeRecorder`, and in spy mode reloads the tree, so that it answers the next identical request. Then it calls the job's `then`, which lets the
 /// client's answer end.
 ///
 /// Forwarding outpaces the disk (each new exchange is new folders and files): while `backlogLimit`

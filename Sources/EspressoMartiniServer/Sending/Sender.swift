@@ -10,7 +10,7 @@ final class Sender: Sendable {
     private let journal: RequestJournal?
     /// `"cors": true`: every answer gets its CORS headers, and a tree's slots hold `CORSReadyResponse`s.
     let cors: Bool
-    /// Runs the scripts of responses computed per request, off libmicrohttpd's threads.
+    /// Runs the scripts of responses computed per request; a long one off the serving loops.
     let scripts: any ScriptEngine
     /// Connections waiting out a delay, so that shut-down can answer them early.
     let delayed = Locked<[ObjectIdentifier: SuspendedAnswer]>([:])

@@ -4,7 +4,7 @@ import Glibc
 
 /// One request to the target: a libcurl easy handle, reused for transfer after transfer (what stays the same
 /// is set once, so that libcurl keeps its buffers). Configured on any thread while it is in no
-/// `CurlUpstreamClient`; driven only by the multi's thread.
+/// `CurlUpstreamClient`; driven only by that client's loop.
 final class CurlTransfer: UpstreamTransfer, @unchecked Sendable {
     private let library: CurlLibrary
     let handle: UnsafeMutableRawPointer
@@ -101,7 +101,7 @@ final class CurlTransfer: UpstreamTransfer, @unchecked Sendable {
         receiver = nil
     }
 
-    /// Receiving and sending go on after a pause. On the multi's thread; the callbacks may run at once.
+    /// Receiving and sending go on after a pause. On the client's loop; the callbacks may run at once.
     func unpause() {
         _ = library.easyPause(handle, em_curl_pause_continue)
     }

@@ -1,5 +1,5 @@
 /// One TCP connection of `PlainUpstreamClient` to the target: carrying one transfer at a time, or kept alive
-/// for the next one. On the forwarding thread only.
+/// for the next one. On its client's loop only.
 final class UpstreamConnection {
     let socket: Int32
     /// What its epoll events carry: its socket and a serial number, so that an event for a closed socket

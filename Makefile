@@ -1,14 +1,15 @@
 # espressomartini — build, run, test, install.
 #   make          release binary (.build/release/espressomartini, Swift runtime linked in statically)
 #   make run      install what is missing (build and run-time packages), build, serve the example tree
-#   make test     install what is missing, then every test (plain, under the thread and the address
-#                 sanitizers, the client library from a package of its own), then a short fuzzing run of each
-#                 fuzz target
+#   make test     install what is missing, then the source's format, every test (plain, under the thread
+#                 and the address sanitizers, the client library from a package of its own), then a short
+#                 fuzzing run of each fuzz target
+#   make format   rewrite the Swift source as .swift-format says
 #   make fuzz     each fuzz target for FUZZ_SECONDS (default 300) with libFuzzer and the address sanitizer
 #   make install  PREFIX=/usr/local DESTDIR=   (binary, man page, shell completions, JSON Schemas)
 #   make deb      the Debian package, in dist/
 #   make check-package   build the package and check its contents, unit, lintian, and the binary it ships
-#   make hot-functions   rewrite link/hot-functions.txt, the functions the linker places together
+#   make hot-functions   rewrite linker-symbol-order/hot-functions.txt, the functions the linker places together
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -20,13 +21,13 @@ SWIFT ?= swift
 # Linked by lld (shipped with Swift) with packed relative relocations (DT_RELR, glibc 2.36) and 64 KiB
 # segment alignment: the dynamic loader has far fewer relocations to read and write, and the kernel's
 # 64 KiB fault-around maps fewer of the binary's pages, so the daemon stays smaller in memory.
-# Each function in a section of its own, and those a serving daemon runs (link/hot-functions.txt, written by
+# Each function in a section of its own, and those a serving daemon runs (linker-symbol-order/hot-functions.txt, written by
 # `make hot-functions`) placed together first: the pages it touches are then few and close, not spread over
 # the whole binary (2 MiB less resident memory on a 10 000-exchange tree).
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker max-page-size=65536 \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/link/hot-functions.txt -Xlinker --no-warn-symbol-ordering \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/linker-symbol-order/hot-functions.txt -Xlinker --no-warn-symbol-ordering \
 	$(STATIC_LIBSTDCXX_FLAGS)
 # The C++ runtime Swift's runtime uses, linked in too: one shared library fewer for the dynamic loader to
 # map and relocate at every start, and less resident memory. Swift's driver asks for `-lstdc++`
@@ -60,7 +61,7 @@ TEST_PACKAGES = python3 python3-jsonschema python3-yaml openssl curl chromium li
 # What `make deb` needs besides the build packages.
 PACKAGING_PACKAGES = debhelper dpkg-dev lintian systemd python3 curl libjavascriptcoregtk-4.1-0
 
-.PHONY: hot-functions bench-baseline all build deps run-deps test-deps deps-packaging run test test-inotify test-plain test-client test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
+.PHONY: hot-functions bench-baseline all build deps run-deps test-deps deps-packaging run test test-format format test-inotify test-plain test-client test-run-packages test-thread-sanitizer install install-files uninstall deb check-package clean bench bench-deps
 
 all: build
 
@@ -92,7 +93,17 @@ build: deps
 run: build run-deps
 	.build/release/espressomartini run
 
-test: deps test-deps test-inotify test-plain test-client test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
+test: deps test-deps test-format test-inotify test-plain test-client test-run-packages test-thread-sanitizer test-address-sanitizer fuzz-smoke
+
+# The source as `.swift-format` says (lines of at most 120 characters, four spaces a level): `swift format`,
+# shipped with the toolchain, lints every Swift file git knows; `make format` rewrites them so.
+SWIFT_SOURCES = $(shell git ls-files '*.swift' 2>/dev/null)
+
+test-format:
+	$(SWIFT) format lint --strict --configuration .swift-format $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --configuration .swift-format $(SWIFT_SOURCES)
 
 # The end-to-end tests run many servers at once, each watching its tree with one inotify instance; Linux
 # allows 128 per user by default, fewer than the suite needs at its busiest under the sanitizers. Raised to
@@ -190,11 +201,11 @@ fuzz:
 fuzz-smoke:
 	$(call fuzz-run,$(FUZZ_SMOKE_SECONDS))
 
-# Rewrites link/hot-functions.txt from the release binary run under callgrind (link/hot-functions.sh), then
+# Rewrites linker-symbol-order/hot-functions.txt from the release binary run under callgrind (linker-symbol-order/hot-functions.sh), then
 # builds again with the new order. After a change to what serving runs.
 hot-functions: build
 	@$(MAKE) --no-print-directory apt-install PACKAGES="valgrind curl python3"
-	link/hot-functions.sh .build/release/espressomartini
+	linker-symbol-order/hot-functions.sh .build/release/espressomartini
 	rm -f .build/release/espressomartini
 	$(MAKE) --no-print-directory build
 

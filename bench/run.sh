@@ -27,6 +27,8 @@ ROUNDS_GIVEN=${ROUNDS:-} SLICES_GIVEN=${SLICES:-} DURATION_GIVEN=${DURATION:-}
 if [[ $QUICK == 1 ]]; then ROUNDS=${ROUNDS:-1}; SLICES=${SLICES:-2}; else ROUNDS=${ROUNDS:-3}; SLICES=${SLICES:-4}; fi
 DURATION=${DURATION:-2}
 THREADS=2 CONNECTIONS=64 FILE_CONNECTIONS=32 EXCHANGES=10000
+# The few-connections loads (the probes ending in 2): where nothing batches, a turn of a server's loop per request.
+FEW_CONNECTIONS=2
 IMPORT_RUNS=3   # imports of each description per round
 START_LIMIT=60   # seconds a server may take to answer its first 200
 STAMP=$(date +%Y-%m-%d-%H%M%S)
@@ -148,6 +150,8 @@ busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8; exit }' /proc/st
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2> /dev/null; }
 
+threads() { ls "/proc/$1/task" 2> /dev/null | wc -l; }
+
 # ------------------------------------------------------------------------------------------- records
 record() { echo "$1" >> "$RAW"; }
 clean() { printf '%s' "$*" | tr -d '"\\' | tr '\n\t' '  ' | cut -c1-300; }
@@ -167,10 +171,13 @@ declare -A PROBES=(
   [sessions]=/api/v1/hello              # hello with a session header, 1000 sessions in rotation
   [cors]=/api/v1/hello                  # hello with an Origin, to a server with "cors": true
   [plain]=/api/v1/hello                 # hello on the tree without part-two keys, this build vs the baseline
+  [hello2]=/api/v1/hello                # hello with FEW_CONNECTIONS connections
+  [plain2]=/api/v1/hello                # plain with FEW_CONNECTIONS connections
   [tls]=/api/v1/hello                   # hello over HTTPS
   [script]=/api/v1/scripted/42          # a trivial script
   [scriptjson]=/api/v1/scripted-orders  # a script reading a POSTed 2 KiB JSON body
   [proxied]=/api/v1/proxied/hello       # not in the tree: forwarded to the upstream (a ceiling)
+  [proxied2]=/api/v1/proxied/hello      # the same with FEW_CONNECTIONS connections
   [distinct]=/api/v1/proxied            # forwarded, every request to a path of its own (WRK_DISTINCT)
   [recorded]=/api/v1/recorded           # forwarded and recorded, every request to a path of its own
 )
@@ -189,6 +196,7 @@ declare -A PROBE_EXPECTED=(
   [script]=$WORK/tree-10/scripted.json
   [scriptjson]=$WORK/tree-10/scripted-order.json
   [proxied]=$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json
+  [proxied2]=$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json
 )
 
 # url SERVER PROBE: where the probe goes on that server.
@@ -649,7 +657,10 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
     say "  $name: first 200 after $(awk -v s="$STARTUP_S" 'BEGIN { printf "%.1f", s * 1000 }') ms"
   done
   sleep 1   # espressomartini sets up its file watcher after it starts answering
-  for name in ceiling em-10000; do record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"; done
+  for name in ceiling em-10000; do
+    record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"
+    record_value "$round" "$name" threads_idle "$(threads "${PID[$name]}")"
+  done
   # This build and the baseline on the plain tree, the same way, one at a time.
   if [[ -n $BASELINE_BINARY ]]; then
     for name in $(in_order "$round" em-plain em-baseline); do
@@ -662,6 +673,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
       record_value "$round" "$name" startup_s "$STARTUP_S"
       sleep 1
       record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"
+      record_value "$round" "$name" threads_idle "$(threads "${PID[$name]}")"
       say "  $name: first 200 after $(awk -v s="$STARTUP_S" 'BEGIN { printf "%.1f", s * 1000 }') ms"
     done
   fi
@@ -742,8 +754,11 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   sleep 0.5   # the log is written from a background thread
   record_value "$round" em-10-info access_log_lines $(($(wc -l < "${LOG[em-10-info]}") - lines))
   record_value "$round" ceiling rss_after_kib "$(rss_kib "${PID[ceiling]}")"
-  # This build against the baseline, the small JSON on the plain tree.
+  # The same with few connections, where each request is a turn of a server's loop.
+  compare_loads "$round" "$FEW_CONNECTIONS" $(in_order "$round" ceiling:hello2 em-10:hello2)
+  # This build against the baseline, the small JSON on the plain tree, with many and with few connections.
   [[ -n $BASELINE_BINARY ]] && compare "$round" plain "$CONNECTIONS" $(in_order "$round" em-plain em-baseline)
+  [[ -n $BASELINE_BINARY ]] && compare "$round" plain2 "$FEW_CONNECTIONS" $(in_order "$round" em-plain em-baseline)
   # Deciding by variants against the static answer, in the same server: hello again (as `static`), the
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body, a
   # templated JSON body with three values from the request, the small JSON with a session header.
@@ -769,6 +784,7 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   proxy_servers=(em-proxy ceiling-proxy)
   alive nginx-proxy && proxy_servers+=(nginx-proxy)
   compare "$round" proxied "$CONNECTIONS" $(in_order "$round" "${proxy_servers[@]}")
+  compare "$round" proxied2 "$FEW_CONNECTIONS" $(in_order "$round" "${proxy_servers[@]}")
   # Recording requests it has never seen, against forwarding such requests; each recording load counts until
   # its writes are done.
   recorders=(em-proxy:distinct em-record:recorded)
@@ -807,7 +823,7 @@ python3 "$HERE/report.py" "$RAW" \
   "rerun=$RERUN" \
   "version=$("$BINARY" --version 2>/dev/null | head -1), commit $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" \
   "libmicrohttpd=$(pkg-config --modversion libmicrohttpd 2>/dev/null || echo '?')" \
-  "settings=$ROUNDS round(s); per comparison, $SLICES slices per server, alternating, of wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency (-c$FILE_CONNECTIONS for the file)" \
+  "settings=$ROUNDS round(s); per comparison, $SLICES slices per server, alternating, of wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s --latency (-c$FILE_CONNECTIONS for the file, -c$FEW_CONNECTIONS for the few-connections rows)" \
   "wall=$SECONDS" \
   "nginx=$([[ -n $NGINX ]] && "$NGINX" -v 2>&1 | sed 's/.*: //')" \
   "baseline=$([[ -n $BASELINE_BINARY ]] && echo "$BASELINE ($("$BASELINE_BINARY" --version 2>/dev/null | head -1))")" \

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Writes link/hot-functions.txt: the functions of the release binary that run when it starts on a tree of
+# Writes linker-symbol-order/hot-functions.txt: the functions of the release binary that run when it starts on a tree of
 # 10 000 exchanges, serves static answers, errors, the admin API and the example tree's scripts, then stops.
 # The linker places them together at the start of the code (RELEASE_FLAGS in the Makefile), so the few
 # pages a serving daemon touches are not spread over the whole binary: the kernel maps a binary's code in
 # 64 KiB blocks around each page touched, and scattered code made idle memory 2 MiB larger.
 # A name the binary no longer has is skipped by the linker, and a function missing from the list only
 # stays where it was: rerun this (`make hot-functions`) after a change to the serving path.
-# Usage: link/hot-functions.sh BINARY   (from the repository root; needs valgrind, python3, curl)
+# Usage: linker-symbol-order/hot-functions.sh BINARY   (from the repository root; needs valgrind, python3, curl)
 set -euo pipefail
-binary=${1:?usage: link/hot-functions.sh BINARY}
+binary=${1:?usage: linker-symbol-order/hot-functions.sh BINARY}
 work=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
@@ -47,5 +47,5 @@ stop
 
 # Every function either run ran, by its symbol name, that the binary defines.
 nm --defined-only "$binary" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u > "$work/defined"
-sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$work"/*.callgrind | sort -u | comm -12 - "$work/defined" > link/hot-functions.txt
-echo "hot-functions: $(wc -l < link/hot-functions.txt) functions in link/hot-functions.txt"
+sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$work"/*.callgrind | sort -u | comm -12 - "$work/defined" > linker-symbol-order/hot-functions.txt
+echo "hot-functions: $(wc -l < linker-symbol-order/hot-functions.txt) functions in linker-symbol-order/hot-functions.txt"

@@ -100,10 +100,12 @@ test: deps test-deps test-format test-inotify test-plain test-client test-run-pa
 SWIFT_SOURCES = $(shell git ls-files '*.swift' 2>/dev/null)
 
 test-format:
-	$(SWIFT) format lint --strict --configuration .swift-format $(SWIFT_SOURCES)
+	@echo "swift format lint: $(words $(SWIFT_SOURCES)) files"
+	@$(SWIFT) format lint --strict --configuration .swift-format $(SWIFT_SOURCES)
 
 format:
-	$(SWIFT) format format --in-place --configuration .swift-format $(SWIFT_SOURCES)
+	@echo "swift format: $(words $(SWIFT_SOURCES)) files"
+	@$(SWIFT) format format --in-place --configuration .swift-format $(SWIFT_SOURCES)
 
 # The end-to-end tests run many servers at once, each watching its tree with one inotify instance; Linux
 # allows 128 per user by default, fewer than the suite needs at its busiest under the sanitizers. Raised to

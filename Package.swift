@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "EspressoMartiniClient", targets: ["EspressoMartiniClient"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0")
     ],
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -36,7 +36,9 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
-        .target(name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: serving),
+        .target(
+            name: "EspressoMartini", dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: serving),
         // What a Linux daemon needs besides HTTP, through libc only: the listening socket, the tree watcher
         // (inotify), systemd's readiness notification.
         .target(name: "EspressoMartiniDaemon", dependencies: ["EspressoMartini"]),
@@ -53,20 +55,30 @@ let package = Package(
         // The JavaScript engine (doc/scripts.md), the only importer of JavaScriptCore: the core's
         // `ScriptEngine` and `ScriptChecker`, loaded on first use, one VM per script thread, the prelude giving
         // scripts `Response`, `Body`, `cache` and `console`.
-        .target(name: "EspressoMartiniScripting", dependencies: ["EspressoMartini", "CJavaScriptCore", "EspressoMartiniYAML", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "EspressoMartiniScripting",
+            dependencies: [
+                "EspressoMartini", "CJavaScriptCore", "EspressoMartiniYAML",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // HTTP with libmicrohttpd (one typed file owns it) and HTTPS certificates read with GnuTLS: the
         // listener and the sender. It is given the core's decider, a script engine and a journal.
         .target(
             name: "EspressoMartiniServer",
-            dependencies: ["EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll", "CCurl", "CZlib", "CBrotli"],
+            dependencies: [
+                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll", "CCurl", "CZlib",
+                "CBrotli",
+            ],
             swiftSettings: serving
         ),
         // The commands; `run` makes the parser, the script engine, the decider and the server in one place.
         .executableTarget(
             name: "espressomartini",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniScripting", "EspressoMartiniJansson",
-                "EspressoMartiniYAML", "EspressoMartiniOpenAPI", "EspressoMartiniCommandLine", .product(name: "Logging", package: "swift-log"),
+                "EspressoMartini", "EspressoMartiniDaemon", "EspressoMartiniServer", "EspressoMartiniScripting",
+                "EspressoMartiniJansson",
+                "EspressoMartiniYAML", "EspressoMartiniOpenAPI", "EspressoMartiniCommandLine",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The client library for test suites: starts the binary and speaks the admin API, with Foundation
@@ -77,17 +89,25 @@ let package = Package(
         .testTarget(
             name: "EspressoMartiniTests",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniJansson", "EspressoMartiniScripting", "EspressoMartiniYAML", .product(name: "Logging", package: "swift-log"),
+                "EspressoMartini", "EspressoMartiniJansson", "EspressoMartiniScripting", "EspressoMartiniYAML",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Drafting exchanges from descriptions, with the real JSON and YAML parsers; no tree is served.
-        .testTarget(name: "EspressoMartiniOpenAPITests", dependencies: ["EspressoMartini", "EspressoMartiniOpenAPI", "EspressoMartiniJansson", "EspressoMartiniYAML"]),
+        .testTarget(
+            name: "EspressoMartiniOpenAPITests",
+            dependencies: [
+                "EspressoMartini", "EspressoMartiniOpenAPI", "EspressoMartiniJansson", "EspressoMartiniYAML",
+            ]),
         .testTarget(name: "EspressoMartiniCommandLineTests", dependencies: ["EspressoMartiniCommandLine"]),
         .testTarget(name: "EspressoMartiniDaemonTests", dependencies: ["EspressoMartiniDaemon"]),
         // The sender and the server's request handling with fake connections and a fake script engine.
-        .testTarget(name: "EspressoMartiniServerTests", dependencies: ["EspressoMartini", "EspressoMartiniServer", "EspressoMartiniJansson"]),
+        .testTarget(
+            name: "EspressoMartiniServerTests",
+            dependencies: ["EspressoMartini", "EspressoMartiniServer", "EspressoMartiniJansson"]),
         // The tests' own upstream server, run with python3 (not a resource: read from the source tree).
-        .testTarget(name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"], exclude: ["Upstream"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["EspressoMartini", "espressomartini"], exclude: ["Upstream"]),
     ]
 )
 
@@ -100,7 +120,10 @@ package.targets += [
     .target(name: "CFuzzerDriver", path: "Fuzz/Support/CFuzzerDriver"),
     .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", "EspressoMartini"], path: "Fuzz/Support/FuzzSupport"),
     .executableTarget(
-        name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"], path: "Fuzz/Targets/TreeLoader"
+        name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"],
+        path: "Fuzz/Targets/TreeLoader"
     ),
-    .executableTarget(name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"], path: "Fuzz/Targets/RouteMatching"),
+    .executableTarget(
+        name: "FuzzRouteMatching", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"],
+        path: "Fuzz/Targets/RouteMatching"),
 ]

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension MockServer {
@@ -19,12 +19,17 @@ extension MockServer {
 
     /// `/__espressomartini/ENDPOINT` with `query` and, in a session, `session=NAME`: its status and body.
     /// An answer of 400 or more throws `refused` with the server's `error` and `errors`.
-    func send(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> Data {
-        var components = URLComponents(url: baseURL.appendingPathComponent("__espressomartini/" + endpoint), resolvingAgainstBaseURL: false)
+    func send(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> Data
+    {
+        var components = URLComponents(
+            url: baseURL.appendingPathComponent("__espressomartini/" + endpoint), resolvingAgainstBaseURL: false)
         let items = query + (sessionName.map { [URLQueryItem(name: "session", value: $0)] } ?? [])
         if !items.isEmpty { components?.queryItems = items }
-        guard let url = components?.url else { throw MockServerError.invalidArgument("no URL for \(endpoint) on \(baseURL)") }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.adminTimeout)
+        guard let url = components?.url else {
+            throw MockServerError.invalidArgument("no URL for \(endpoint) on \(baseURL)")
+        }
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.adminTimeout)
         request.httpMethod = method
         if let body {
             request.httpBody = body
@@ -59,7 +64,8 @@ extension MockServer {
         if let path { filter["path"] = path }
         if let when {
             guard JSONSerialization.isValidJSONObject(when) else {
-                throw MockServerError.invalidArgument("'when' must hold only strings, numbers, booleans, null, arrays and dictionaries: \(when)")
+                throw MockServerError.invalidArgument(
+                    "'when' must hold only strings, numbers, booleans, null, arrays and dictionaries: \(when)")
             }
             filter["when"] = when
         }
@@ -68,7 +74,8 @@ extension MockServer {
 
     func object(_ data: Data) throws -> [String: Any] {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw MockServerError.unreachable("the answer is not a JSON object: \(String(decoding: data.prefix(300), as: UTF8.self))")
+            throw MockServerError.unreachable(
+                "the answer is not a JSON object: \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
         return object
     }
@@ -77,7 +84,8 @@ extension MockServer {
         do {
             return try JSONDecoder().decode([RecordedRequest].self, from: data)
         } catch {
-            throw MockServerError.unreachable("the answer is not a list of requests (\(error)): \(String(decoding: data.prefix(300), as: UTF8.self))")
+            throw MockServerError.unreachable(
+                "the answer is not a list of requests (\(error)): \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
     }
 

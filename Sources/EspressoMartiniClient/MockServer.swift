@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An espressomartini server for a test suite (doc/testing.md): started from a tree on a free port and
@@ -34,10 +34,14 @@ public final class MockServer: Sendable {
     /// A server already running at `baseURL`. `adminToken` is sent as `Authorization: Bearer TOKEN` on
     /// admin calls, for a server configured with `admin_token`.
     public convenience init(baseURL: URL, adminToken: String? = nil) {
-        self.init(baseURL: baseURL, sessionName: nil, sessionHeader: Self.defaultSessionHeader, adminToken: adminToken, process: nil)
+        self.init(
+            baseURL: baseURL, sessionName: nil, sessionHeader: Self.defaultSessionHeader, adminToken: adminToken,
+            process: nil)
     }
 
-    private init(baseURL: URL, sessionName: String?, sessionHeader: String, adminToken: String?, process: ServerProcess?) {
+    private init(
+        baseURL: URL, sessionName: String?, sessionHeader: String, adminToken: String?, process: ServerProcess?
+    ) {
         self.baseURL = baseURL
         self.sessionName = sessionName
         self.sessionHeader = sessionHeader
@@ -51,12 +55,16 @@ public final class MockServer: Sendable {
     /// resolve against the current folder. Waits at most `timeout` seconds for the server to listen, then
     /// throws `MockServerError.didNotStart` with what the process printed.
     public static func start(
-        requestsFolder: String, executable: String? = nil, configuration: String? = nil, adminToken: String? = nil, timeout: Double = 10
+        requestsFolder: String, executable: String? = nil, configuration: String? = nil, adminToken: String? = nil,
+        timeout: Double = 10
     ) async throws -> MockServer {
         let process = try await Self.offCooperativeThreads {
-            try ServerProcess.start(requestsFolder: requestsFolder, executable: executable, configuration: configuration, timeout: timeout)
+            try ServerProcess.start(
+                requestsFolder: requestsFolder, executable: executable, configuration: configuration, timeout: timeout)
         }
-        return MockServer(baseURL: process.baseURL, sessionName: nil, sessionHeader: defaultSessionHeader, adminToken: adminToken, process: process)
+        return MockServer(
+            baseURL: process.baseURL, sessionName: nil, sessionHeader: defaultSessionHeader, adminToken: adminToken,
+            process: process)
     }
 
     /// Stops the server `start` began (SIGTERM; requests in flight may finish; SIGKILL after 12 s), and
@@ -80,7 +88,8 @@ public final class MockServer: Sendable {
 
     /// A request for `path` (with its query, if any) on this server, carrying `sessionHeaders`.
     public func urlRequest(_ path: String, method: String = "GET") -> URLRequest {
-        var request = URLRequest(url: URL(string: path, relativeTo: baseURL)?.absoluteURL ?? baseURL.appendingPathComponent(path))
+        var request = URLRequest(
+            url: URL(string: path, relativeTo: baseURL)?.absoluteURL ?? baseURL.appendingPathComponent(path))
         request.httpMethod = method
         for (name, value) in sessionHeaders { request.setValue(value, forHTTPHeaderField: name) }
         return request
@@ -103,7 +112,9 @@ public final class MockServer: Sendable {
     }
 
     /// The requests that match, oldest first, as `count` selects them.
-    public func requests(method: String? = nil, path: String? = nil, when: [String: Any]? = nil) async throws -> [RecordedRequest] {
+    public func requests(
+        method: String? = nil, path: String? = nil, when: [String: Any]? = nil
+    ) async throws -> [RecordedRequest] {
         let body = try Self.filterBody(method: method, path: path, when: when)
         return try decode(try await send("POST", "requests/find", body: body))
     }
@@ -139,7 +150,9 @@ public final class MockServer: Sendable {
     @discardableResult
     public func reload() async throws -> Int {
         let answer = try object(try await send("POST", "reload"))
-        guard let exchanges = answer["exchanges"] as? Int else { throw MockServerError.unreachable("reload answered no exchange count: \(answer)") }
+        guard let exchanges = answer["exchanges"] as? Int else {
+            throw MockServerError.unreachable("reload answered no exchange count: \(answer)")
+        }
         return exchanges
     }
 }

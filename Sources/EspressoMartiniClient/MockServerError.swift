@@ -20,7 +20,8 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
         case .executableNotFound(let detail): "espressomartini not found: \(detail)"
         case .didNotStart(let detail): "espressomartini did not start: \(detail)"
         case .refused(let status, let message, let errors):
-            "the server answered \(status): \(message)" + (errors.count > 1 ? "\n" + errors.joined(separator: "\n") : "")
+            "the server answered \(status): \(message)"
+                + (errors.count > 1 ? "\n" + errors.joined(separator: "\n") : "")
         case .incompleteJournal(let count):
             "the journal dropped requests since it was last emptied, so the count (\(count)) may be short; "
                 + "call clearRequests() at the start of the test, or raise journal_size in the server configuration"

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An `espressomartini run` child process: started on a free port, its output drained all along (so that a
@@ -28,7 +28,9 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts `executable` (found on `PATH` when nil) serving `requestsFolder`, with the server
     /// configuration file `configuration` if given, and waits up to `timeout` seconds for its listening line.
-    static func start(requestsFolder: String, executable: String?, configuration: String?, timeout: Double) throws -> ServerProcess {
+    static func start(
+        requestsFolder: String, executable: String?, configuration: String?, timeout: Double
+    ) throws -> ServerProcess {
         let path = try executable.map(absolute) ?? findOnPath()
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw MockServerError.executableNotFound("\(path) is not an executable file")
@@ -141,7 +143,8 @@ final class ServerProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
 
     private var exitDescription: String {
-        process.terminationReason == .uncaughtSignal ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+        process.terminationReason == .uncaughtSignal
+            ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
     }
 
     /// What the process printed, for messages.
@@ -171,9 +174,13 @@ final class OutputTail: @unchecked Sendable {
                     if data.isEmpty {
                         ended = true
                     } else {
-                        if head.count < ServerProcess.keptOutput { head += data.prefix(ServerProcess.keptOutput - head.count) }
+                        if head.count < ServerProcess.keptOutput {
+                            head += data.prefix(ServerProcess.keptOutput - head.count)
+                        }
                         tail += data
-                        if tail.count > ServerProcess.keptOutput { tail.removeFirst(tail.count - ServerProcess.keptOutput) }
+                        if tail.count > ServerProcess.keptOutput {
+                            tail.removeFirst(tail.count - ServerProcess.keptOutput)
+                        }
                     }
                     condition.broadcast()
                 }

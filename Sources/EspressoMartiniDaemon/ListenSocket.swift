@@ -24,7 +24,10 @@ public struct ListenSocket: Sendable {
                 guard error.inUse else { throw error }
             }
         }
-        throw BindError(description: "cannot listen on \(hostname) in the port range \(ports.lowerBound)-\(ports.upperBound): every port of it is in use")
+        throw BindError(
+            description:
+                "cannot listen on \(hostname) in the port range \(ports.lowerBound)-\(ports.upperBound): every port of it is in use"
+        )
     }
 
     public init(hostname: String, port: Int) throws(BindError) {
@@ -55,7 +58,9 @@ public struct ListenSocket: Sendable {
         guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(descriptor, 1024) == 0 else {
             let code = errno
             close(descriptor)
-            throw BindError(description: "cannot listen on \(requested): \(String(cString: strerror(code)))", inUse: code == EADDRINUSE)
+            throw BindError(
+                description: "cannot listen on \(requested): \(String(cString: strerror(code)))",
+                inUse: code == EADDRINUSE)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
 
@@ -74,9 +79,13 @@ public struct ListenSocket: Sendable {
         let isIPv6 = Int32(storage.ss_family) == AF_INET6
         return withUnsafePointer(to: &storage) { pointer in
             if isIPv6 {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
             }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                Int(UInt16(bigEndian: $0.pointee.sin_port))
+            }
         }
     }
 

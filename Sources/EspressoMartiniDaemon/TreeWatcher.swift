@@ -11,7 +11,9 @@ public final class TreeWatcher: @unchecked Sendable {
     static let quiet: UInt64 = 150_000_000
     static let longest: UInt64 = 500_000_000
     static let longestForWriters: UInt64 = 2_000_000_000
-    static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+    static let mask = UInt32(
+        IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF
+            | IN_MOVE_SELF)
 
     private let folder: String
     private let descriptor: Int32
@@ -63,7 +65,10 @@ public final class TreeWatcher: @unchecked Sendable {
 
     /// The thread's loop: waits for events, `stop()`, or the pending reload's time.
     private func run() {
-        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.reading, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopPipe.reading, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeoutUntilDue())
             if ready < 0 && errno != EINTR { return }

@@ -39,7 +39,9 @@ public struct JanssonParser: JSONParser {
             return .array((0..<json_array_size(json)).map { convert(json_array_get(json, $0)) })
         case JSON_STRING:
             let length = json_string_length(json)
-            let text = UnsafeBufferPointer(start: json_string_value(json), count: length).withMemoryRebound(to: UInt8.self) {
+            let text = UnsafeBufferPointer(start: json_string_value(json), count: length).withMemoryRebound(
+                to: UInt8.self
+            ) {
                 String(decoding: $0, as: UTF8.self)
             }
             return .string(text)

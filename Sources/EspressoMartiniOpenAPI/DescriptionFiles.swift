@@ -27,13 +27,16 @@ final class DescriptionFiles {
         var visited: Set<JSONLocation> = []
         while case .string(let reference)? = current.value.member("$ref") {
             guard visited.insert(current.location).inserted else {
-                report.warning(at: located.location, "$ref '\(reference)' leads back to itself through $refs alone; \(consequence)")
+                report.warning(
+                    at: located.location, "$ref '\(reference)' leads back to itself through $refs alone; \(consequence)"
+                )
                 return nil
             }
             switch resolve(reference, from: current.location.file) {
             case .success(let target): current = target
             case .failure(let why):
-                report.warning(at: current.location, "$ref '\(reference)' cannot be resolved: \(why.message); \(consequence)")
+                report.warning(
+                    at: current.location, "$ref '\(reference)' cannot be resolved: \(why.message); \(consequence)")
                 return nil
             }
         }
@@ -67,7 +70,10 @@ final class DescriptionFiles {
         var targetFile = file
         if !filePart.isEmpty {
             if let colon = filePart.firstIndex(of: ":"), !filePart[..<colon].contains("/") {
-                return .failure(DescriptionProblem("references to other servers are not fetched; save the file beside the description and refer to it by a relative path"))
+                return .failure(
+                    DescriptionProblem(
+                        "references to other servers are not fetched; save the file beside the description and refer to it by a relative path"
+                    ))
             }
             targetFile = Self.normalize(FileSystem.join(FileSystem.parent(of: file), Self.percentDecoded(filePart)))
         }
@@ -77,11 +83,16 @@ final class DescriptionFiles {
         case .failure(let why): return .failure(why)
         }
         let pointerText = Self.percentDecoded(fragment)
-        guard pointerText.isEmpty || pointerText.hasPrefix("/"), let pointer = try? JSONPointer(parsing: pointerText) else {
-            return .failure(DescriptionProblem("'#\(fragment)' is not a JSON Pointer (only '#/…' fragments are followed)"))
+        guard pointerText.isEmpty || pointerText.hasPrefix("/"), let pointer = try? JSONPointer(parsing: pointerText)
+        else {
+            return .failure(
+                DescriptionProblem("'#\(fragment)' is not a JSON Pointer (only '#/…' fragments are followed)"))
         }
         guard let value = pointer.value(in: document) else {
-            return .failure(DescriptionProblem("nothing is at \(pointerText.isEmpty ? "the root" : pointerText) in \(report.displayName(targetFile))"))
+            return .failure(
+                DescriptionProblem(
+                    "nothing is at \(pointerText.isEmpty ? "the root" : pointerText) in \(report.displayName(targetFile))"
+                ))
         }
         return .success(Located(value: value, location: JSONLocation(file: targetFile, tokens: pointer.tokens)))
     }
@@ -94,9 +105,12 @@ final class DescriptionFiles {
             switch parser.parse(bytes, named: file) {
             case .success(let value): outcome = .success(value)
             case .failure(.syntax(let problem)):
-                outcome = .failure(DescriptionProblem("\(file):\(problem.position.line):\(problem.position.column): \(problem.message)"))
+                outcome = .failure(
+                    DescriptionProblem(
+                        "\(file):\(problem.position.line):\(problem.position.column): \(problem.message)"))
             case .failure(.yamlUnavailable):
-                outcome = .failure(DescriptionProblem("\(file) is YAML, which needs libyaml (\(DescriptionParser.yamlPackage))"))
+                outcome = .failure(
+                    DescriptionProblem("\(file) is YAML, which needs libyaml (\(DescriptionParser.yamlPackage))"))
             }
         } else {
             outcome = .failure(DescriptionProblem("\(file) cannot be read"))
@@ -128,7 +142,8 @@ final class DescriptionFiles {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16)
+            {
                 decoded.append(value)
                 index += 3
             } else {

@@ -34,7 +34,9 @@ public struct DescriptionParser: Sendable {
         switch json.parse(content) {
         case .success(let value): return .success(value)
         case .failure(let problem):
-            if !name.lowercased().hasSuffix(".json"), let yaml, case .success(let value) = yaml.parse(content) { return .success(value) }
+            if !name.lowercased().hasSuffix(".json"), let yaml, case .success(let value) = yaml.parse(content) {
+                return .success(value)
+            }
             return .failure(.syntax(problem))
         }
     }

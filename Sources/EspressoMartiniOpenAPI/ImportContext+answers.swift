@@ -18,11 +18,14 @@ extension ImportContext {
                 fallback = response(located, of: operation)
             } else if let status = Int(key), key.utf8.count == 3 {
                 guard (200...599).contains(status) else {
-                    report.warning(at: located.location, "a mock cannot answer with status \(status); this response is left out")
+                    report.warning(
+                        at: located.location, "a mock cannot answer with status \(status); this response is left out")
                     continue
                 }
                 if let imported = response(located, of: operation) { documented.append((status, imported)) }
-            } else if key.utf8.count == 3, let digit = Int(key.prefix(1)), (2...5).contains(digit), key.dropFirst().uppercased() == "XX" {
+            } else if key.utf8.count == 3, let digit = Int(key.prefix(1)), (2...5).contains(digit),
+                key.dropFirst().uppercased() == "XX"
+            {
                 ranges.append((digit * 100, located))
             } else if !key.hasPrefix("x-") {
                 report.warning(at: located.location, "'\(key)' is not a status code; this response is left out")
@@ -44,23 +47,33 @@ extension ImportContext {
         }
         var reachable = documented
         if let fallback {
-            reachable += Self.statusesOfDefault.filter { status in !documented.contains { $0.status == status } }.map { ($0, fallback) }
+            reachable += Self.statusesOfDefault.filter { status in !documented.contains { $0.status == status } }.map {
+                ($0, fallback)
+            }
             reachable.sort { $0.status < $1.status }
         }
 
         var variants: [VariantDraft] = []
         for (status, response) in reachable {
             for example in response.examples {
-                variants.append(VariantDraft(when: PreferCondition.when(code: status, example: example.name), responses: [response.draft(status: status, example: example)]))
+                variants.append(
+                    VariantDraft(
+                        when: PreferCondition.when(code: status, example: example.name),
+                        responses: [response.draft(status: status, example: example)]))
             }
         }
         for (status, response) in reachable where status != defaultAnswer.status {
-            variants.append(VariantDraft(when: PreferCondition.when(code: status, example: nil), responses: [response.draft(status: status)]))
+            variants.append(
+                VariantDraft(
+                    when: PreferCondition.when(code: status, example: nil), responses: [response.draft(status: status)])
+            )
         }
         for example in defaultAnswer.response.examples {
-            variants.append(VariantDraft(
-                when: PreferCondition.when(code: nil, example: example.name), responses: [defaultAnswer.response.draft(status: defaultAnswer.status, example: example)]
-            ))
+            variants.append(
+                VariantDraft(
+                    when: PreferCondition.when(code: nil, example: example.name),
+                    responses: [defaultAnswer.response.draft(status: defaultAnswer.status, example: example)]
+                ))
         }
         let plain = defaultAnswer.response.draft(status: defaultAnswer.status)
         guard !variants.isEmpty else { return .responses([plain], sequence: nil) }

@@ -3,7 +3,8 @@ import EspressoMartini
 extension ImportContext {
     /// The methods an OpenAPI path item names operations by.
     static let methods: [(key: String, method: HTTPMethod)] = [
-        ("get", .get), ("put", .put), ("post", .post), ("delete", .delete), ("options", .options), ("head", .head), ("patch", .patch),
+        ("get", .get), ("put", .put), ("post", .post), ("delete", .delete), ("options", .options), ("head", .head),
+        ("patch", .patch),
         ("trace", .trace),
     ]
 
@@ -15,22 +16,32 @@ extension ImportContext {
         var routes: [String: String] = [:]
         for (template, item) in root.member("paths")?.members ?? [] {
             guard template.hasPrefix("/") else {
-                if !template.hasPrefix("x-") { report.warning(at: item.location, "a path starts with '/'; '\(template)' is left out") }
+                if !template.hasPrefix("x-") {
+                    report.warning(at: item.location, "a path starts with '/'; '\(template)' is left out")
+                }
                 continue
             }
             guard let item = files.dereference(item, otherwise: "its operations are left out") else { continue }
             for (key, method) in Self.methods {
                 // An operation given as a `$ref` is not in the specification, but tools write it and read it.
-                guard let written = item.member(key), let operation = files.dereference(written, otherwise: "this operation is left out") else { continue }
-                let path = basePath(operation: operation, pathItem: item) + segments(of: template, at: operation.location)
-                let route = "\(method.name) /" + path.map { segment in
-                    switch segment {
-                    case .literal(let text): text
-                    case .parameter: "{}"
-                    }
-                }.joined(separator: "/")
+                guard let written = item.member(key),
+                    let operation = files.dereference(written, otherwise: "this operation is left out")
+                else { continue }
+                let path =
+                    basePath(operation: operation, pathItem: item) + segments(of: template, at: operation.location)
+                let route =
+                    "\(method.name) /"
+                    + path.map { segment in
+                        switch segment {
+                        case .literal(let text): text
+                        case .parameter: "{}"
+                        }
+                    }.joined(separator: "/")
                 if let earlier = routes[route] {
-                    report.warning(at: operation.location, "\(method.name) \(template) matches the same requests as \(earlier), imported before it; it is left out")
+                    report.warning(
+                        at: operation.location,
+                        "\(method.name) \(template) matches the same requests as \(earlier), imported before it; it is left out"
+                    )
                     continue
                 }
                 do throws(TreeWritingError) {
@@ -40,7 +51,9 @@ extension ImportContext {
                     continue
                 }
                 routes[route] = "\(method.name) \(template)"
-                exchanges.append(ExchangeDraft(method: method, path: path, answers: answers(operation.member("responses"), of: operation)))
+                exchanges.append(
+                    ExchangeDraft(
+                        method: method, path: path, answers: answers(operation.member("responses"), of: operation)))
             }
         }
         return exchanges

@@ -18,7 +18,9 @@ extension ImportContext {
     /// OpenAPI 3: the body of the first JSON media type of `content`, else the first `text/*` one.
     private func contentBody(of response: Located, into imported: inout ImportedResponse) {
         guard let content = response.member("content"), !content.members.isEmpty else { return }
-        guard let mediaType = BodyMediaType.choose(content.members.map(\.key)), let media = content.member(mediaType.name) else {
+        guard let mediaType = BodyMediaType.choose(content.members.map(\.key)),
+            let media = content.member(mediaType.name)
+        else {
             skipped(content.members.map(\.key), at: content.location)
             return
         }
@@ -27,7 +29,8 @@ extension ImportContext {
         let schema = media.member("schema")
         for (name, example) in media.member("examples")?.members ?? [] {
             guard let example = files.dereference(example, otherwise: "this example is left out"),
-                  let body = exampleBody(example, named: name, mediaType: mediaType, schema: schema) else { continue }
+                let body = exampleBody(example, named: name, mediaType: mediaType, schema: schema)
+            else { continue }
             imported.examples.append(ImportedResponse.NamedBody(name: name, body: body))
         }
         if let example = media.member("example") {
@@ -56,13 +59,17 @@ extension ImportContext {
             notServed(name, at: produces.map { $0.location.appending(String(index)) } ?? operation.location)
         }
         let example = examples.flatMap { examples in
-            examples.member(mediaType.name) ?? examples.members.first { BodyMediaType($0.key)?.kind == mediaType.kind }?.value
+            examples.member(mediaType.name)
+                ?? examples.members.first { BodyMediaType($0.key)?.kind == mediaType.kind }?.value
         }
         if let example {
             imported.body = exampleBody(value: example, named: nil, mediaType: mediaType, schema: schema)
         } else if let schema {
             if schema.value.member("type") == .string("file") {
-                report.warning(at: schema.location, "a file's bytes cannot be generated; this response has no body (put a file beside configuration.json and name it in response_file)")
+                report.warning(
+                    at: schema.location,
+                    "a file's bytes cannot be generated; this response has no body (put a file beside configuration.json and name it in response_file)"
+                )
                 return
             }
             imported.body = mediaType.body(schemaValue(schema))
@@ -81,28 +88,41 @@ extension ImportContext {
     /// One warning per media type some responses are not answered in, at the first of them.
     func reportMediaTypesNotServed() {
         for (name, first, count) in mediaTypesNotServed {
-            let elsewhere = count == 1 ? "" : count == 2 ? " and in 1 other response" : " and in \(count - 1) other responses"
-            report.warning(at: first, "'\(name)' is not served here\(elsewhere): a response is answered in one media type, its first JSON one (else its first text/* one)")
+            let elsewhere =
+                count == 1 ? "" : count == 2 ? " and in 1 other response" : " and in \(count - 1) other responses"
+            report.warning(
+                at: first,
+                "'\(name)' is not served here\(elsewhere): a response is answered in one media type, its first JSON one (else its first text/* one)"
+            )
         }
     }
 
     private func skipped(_ mediaTypes: [String], at location: JSONLocation) {
         let list = mediaTypes.map { "'\($0)'" }.joined(separator: ", ")
-        report.warning(at: location, "\(list) skipped: only JSON and text/* bodies are imported; this response has no body")
+        report.warning(
+            at: location, "\(list) skipped: only JSON and text/* bodies are imported; this response has no body")
     }
 
     /// An Example Object's body: its `value`, or the file its `externalValue` names beside the description.
-    private func exampleBody(_ example: Located, named name: String, mediaType: BodyMediaType, schema: Located?) -> ResponseDraft.Body? {
-        if let value = example.member("value") { return exampleBody(value: value, named: name, mediaType: mediaType, schema: schema) }
+    private func exampleBody(
+        _ example: Located, named name: String, mediaType: BodyMediaType, schema: Located?
+    ) -> ResponseDraft.Body? {
+        if let value = example.member("value") {
+            return exampleBody(value: value, named: name, mediaType: mediaType, schema: schema)
+        }
         guard let external = example.member("externalValue"), let reference = external.string else {
-            report.warning(at: example.location, "the example '\(name)' has neither 'value' nor 'externalValue'; it is left out")
+            report.warning(
+                at: example.location, "the example '\(name)' has neither 'value' nor 'externalValue'; it is left out")
             return nil
         }
         guard !reference.contains(":"), !reference.hasPrefix("/") else {
-            report.warning(at: external.location, "'\(reference)' is not a file beside the description; the example '\(name)' is left out")
+            report.warning(
+                at: external.location,
+                "'\(reference)' is not a file beside the description; the example '\(name)' is left out")
             return nil
         }
-        let path = DescriptionFiles.normalize(FileSystem.join(FileSystem.parent(of: external.location.file), DescriptionFiles.percentDecoded(reference)))
+        let path = DescriptionFiles.normalize(
+            FileSystem.join(FileSystem.parent(of: external.location.file), DescriptionFiles.percentDecoded(reference)))
         guard let bytes = FileSystem.contents(of: path) else {
             report.warning(at: external.location, "\(path) cannot be read; the example '\(name)' is left out")
             return nil
@@ -112,15 +132,20 @@ extension ImportContext {
 
     /// An example value's body, with a warning naming it when it breaks its schema (it is imported as it is).
     /// A JSON example written as a string holding a JSON object or array is that object or array.
-    private func exampleBody(value example: Located, named name: String?, mediaType: BodyMediaType, schema: Located?) -> ResponseDraft.Body {
+    private func exampleBody(
+        value example: Located, named name: String?, mediaType: BodyMediaType, schema: Located?
+    ) -> ResponseDraft.Body {
         var value = example.value
         if mediaType.kind == .json, case .string(let text) = value, !describesString(schema),
-           case .success(let parsed) = jsonParser.parse(Array(text.utf8)), parsed.isContainer {
+            case .success(let parsed) = jsonParser.parse(Array(text.utf8)), parsed.isContainer
+        {
             value = parsed
         }
         if let schema, let problem = validator.problem(in: value, against: schema) {
             let what = name.map { "the example '\($0)'" } ?? "the example"
-            report.warning(at: example.location, "\(what) does not validate against its schema (\(problem)); it is imported as it is")
+            report.warning(
+                at: example.location,
+                "\(what) does not validate against its schema (\(problem)); it is imported as it is")
         }
         return mediaType.body(value)
     }
@@ -136,7 +161,9 @@ extension ImportContext {
     func schemaValue(_ schema: Located) -> JSONValue {
         if let target = files.target(of: schema), let example = SchemaGenerator.example(in: [target]) {
             if let problem = validator.problem(in: example.value, against: schema) {
-                report.warning(at: example.location, "the schema's example does not validate against it (\(problem)); it is imported as it is")
+                report.warning(
+                    at: example.location,
+                    "the schema's example does not validate against it (\(problem)); it is imported as it is")
             }
             return example.value
         }
@@ -149,16 +176,21 @@ extension ImportContext {
         var headers: [HTTPHeader] = []
         for (name, header) in located?.members ?? [] {
             guard !["content-type", "content-length", "transfer-encoding"].contains(name.lowercased()),
-                  let header = files.dereference(header, otherwise: "this header is left out") else { continue }
+                let header = files.dereference(header, otherwise: "this header is left out")
+            else { continue }
             guard let example = headerExample(header) else { continue }
             let value: String
             switch example.value {
             case .string(let text): value = text
-            case .array(let items): value = items.map { if case .string(let text) = $0 { text } else { $0.compactText } }.joined(separator: ", ")
+            case .array(let items):
+                value = items.map { if case .string(let text) = $0 { text } else { $0.compactText } }.joined(
+                    separator: ", ")
             default: value = example.value.compactText
             }
-            guard HeadersParser.isToken(name), !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-                report.warning(at: header.location, "'\(name)' with this example cannot be sent as a header; it is left out")
+            guard HeadersParser.isToken(name), !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
+            else {
+                report.warning(
+                    at: header.location, "'\(name)' with this example cannot be sent as a header; it is left out")
                 continue
             }
             headers.append(HTTPHeader(name: name, value: value))
@@ -171,7 +203,9 @@ extension ImportContext {
         if let first = header.member("examples")?.members.first?.value {
             return files.dereference(first, otherwise: "this example is left out")?.member("value")
         }
-        if let schema = header.member("schema"), let target = files.target(of: schema), let example = SchemaGenerator.example(in: [target]) {
+        if let schema = header.member("schema"), let target = files.target(of: schema),
+            let example = SchemaGenerator.example(in: [target])
+        {
             return example
         }
         return header.member("content")?.members.first?.value.member("example")

@@ -8,8 +8,12 @@ extension ImportContext {
             guard let basePath = root.member("basePath")?.string else { return [] }
             return Self.literalSegments(of: basePath)
         }
-        guard let servers = [operation, pathItem, root].lazy.compactMap({ $0.member("servers") }).first(where: { !$0.elements.isEmpty }),
-              let server = servers.elements.first, let url = server.member("url")?.string else { return [] }
+        guard
+            let servers = [operation, pathItem, root].lazy.compactMap({ $0.member("servers") }).first(where: {
+                !$0.elements.isEmpty
+            }),
+            let server = servers.elements.first, let url = server.member("url")?.string
+        else { return [] }
         var text = url
         for (name, variable) in server.member("variables")?.members ?? [] {
             let value = variable.member("default") ?? variable.member("enum")?.elements.first
@@ -18,7 +22,9 @@ extension ImportContext {
         }
         let path = Self.urlPath(text)
         if path.contains("{") {
-            report.warning(at: server.location, "the server URL '\(url)' has a variable without a default in its path; the path is taken as it is")
+            report.warning(
+                at: server.location,
+                "the server URL '\(url)' has a variable without a default in its path; the path is taken as it is")
         }
         return Self.literalSegments(of: path)
     }
@@ -49,7 +55,10 @@ extension ImportContext {
             }
             let name = String(part[part.index(after: open)..<close])
             if part.first != "{" || part.index(after: close) != part.endIndex {
-                report.warning(at: location, "the segment '\(part)' is matched as a whole by the parameter {\(name)}: a folder matches whole segments")
+                report.warning(
+                    at: location,
+                    "the segment '\(part)' is matched as a whole by the parameter {\(name)}: a folder matches whole segments"
+                )
             }
             return .parameter(name)
         }

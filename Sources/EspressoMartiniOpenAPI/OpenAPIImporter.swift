@@ -19,11 +19,12 @@ public struct OpenAPIImporter: Sendable {
             OpenAPIImport(exchanges: [], diagnostics: report.diagnostics, failure: failure)
         }
         guard let bytes = FileSystem.contents(of: path) else {
-            let why = switch FileSystem.kind(of: path) {
-            case nil: "there is no such file"
-            case .directory: "it is a folder, not a file"
-            default: "it cannot be read (check its permissions)"
-            }
+            let why =
+                switch FileSystem.kind(of: path) {
+                case nil: "there is no such file"
+                case .directory: "it is a folder, not a file"
+                default: "it cannot be read (check its permissions)"
+                }
             report.error(in: rootFile, "cannot read the description: \(why)")
             return failed(.unreadable)
         }
@@ -34,7 +35,9 @@ public struct OpenAPIImporter: Sendable {
             report.error(in: rootFile, at: problem.position, "\(problem.message); the description must be JSON or YAML")
             return failed(.invalid)
         case .failure(.yamlUnavailable):
-            report.error(in: rootFile, "the description is not JSON, and reading YAML needs libyaml: \(DescriptionParser.yamlPackage)")
+            report.error(
+                in: rootFile,
+                "the description is not JSON, and reading YAML needs libyaml: \(DescriptionParser.yamlPackage)")
             return failed(.yamlUnavailable)
         }
         let version: OpenAPIVersion
@@ -46,14 +49,18 @@ public struct OpenAPIImporter: Sendable {
         }
         let files = DescriptionFiles(rootFile: rootFile, root: document, parser: parser, report: report)
         let context = ImportContext(
-            version: version, root: Located(value: document, location: JSONLocation(file: rootFile)), files: files, jsonParser: parser.json
+            version: version, root: Located(value: document, location: JSONLocation(file: rootFile)), files: files,
+            jsonParser: parser.json
         )
         let exchanges = context.exchanges()
         context.reportMediaTypesNotServed()
         guard !exchanges.isEmpty else {
             let paths = document.member("paths")
-            let why = paths == nil || paths == .object([]) ? "it has no paths" : "none of its operations could be imported"
-            let webhooks = document.member("webhooks") == nil ? "" : " (its webhooks are requests the API sends, not ones it answers)"
+            let why =
+                paths == nil || paths == .object([]) ? "it has no paths" : "none of its operations could be imported"
+            let webhooks =
+                document.member("webhooks") == nil
+                ? "" : " (its webhooks are requests the API sends, not ones it answers)"
             report.error(in: rootFile, "no operation to import: \(why)\(webhooks)")
             return failed(.invalid)
         }

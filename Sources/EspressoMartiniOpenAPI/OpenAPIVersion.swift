@@ -13,23 +13,36 @@ enum OpenAPIVersion: Sendable {
     /// The version a document declares, or why it is none this import reads.
     static func of(_ document: JSONValue) -> Result<OpenAPIVersion, DescriptionProblem> {
         guard case .object = document else {
-            return .failure(DescriptionProblem("the document is \(document.kindName), not an OpenAPI description (an object with 'openapi' or 'swagger')"))
+            return .failure(
+                DescriptionProblem(
+                    "the document is \(document.kindName), not an OpenAPI description (an object with 'openapi' or 'swagger')"
+                ))
         }
         if let declared = document.member("openapi") {
             let text = Self.text(declared)
             if text.hasPrefix("3.0") { return .success(.openAPI30) }
             if text.hasPrefix("3.") { return .success(.openAPI31) }
-            return .failure(DescriptionProblem("'openapi: \(text)' is a version this import does not read (it reads OpenAPI 3.0 and 3.1, and Swagger 2.0)"))
+            return .failure(
+                DescriptionProblem(
+                    "'openapi: \(text)' is a version this import does not read (it reads OpenAPI 3.0 and 3.1, and Swagger 2.0)"
+                ))
         }
         if let declared = document.member("swagger") {
             let text = Self.text(declared)
             if text == "2.0" || text == "2" { return .success(.swagger2) }
-            return .failure(DescriptionProblem("'swagger: \(text)' is a version this import does not read (it reads Swagger 2.0, and OpenAPI 3.0 and 3.1)"))
+            return .failure(
+                DescriptionProblem(
+                    "'swagger: \(text)' is a version this import does not read (it reads Swagger 2.0, and OpenAPI 3.0 and 3.1)"
+                ))
         }
         if document.member("swaggerVersion") != nil {
-            return .failure(DescriptionProblem("this is a Swagger 1.x description, which this import does not read; convert it to OpenAPI 3 first"))
+            return .failure(
+                DescriptionProblem(
+                    "this is a Swagger 1.x description, which this import does not read; convert it to OpenAPI 3 first")
+            )
         }
-        return .failure(DescriptionProblem("not an OpenAPI description: it has neither 'openapi' nor 'swagger' at its top"))
+        return .failure(
+            DescriptionProblem("not an OpenAPI description: it has neither 'openapi' nor 'swagger' at its top"))
     }
 
     /// `3.0.3`, or `2.0` written as a number in YAML.

@@ -121,7 +121,8 @@ struct PatternSampler {
             case "+": counts = (1, nil)
             case "{":
                 guard let close = characters[index...].firstIndex(of: "}") else { return nil }
-                let parts = String(characters[(index + 1)..<close]).split(separator: ",", omittingEmptySubsequences: false)
+                let parts = String(characters[(index + 1)..<close]).split(
+                    separator: ",", omittingEmptySubsequences: false)
                 guard let low = Int(parts[0]), parts.count <= 2 else { return nil }
                 let high: Int? = parts.count == 1 ? low : parts[1].isEmpty ? nil : Int(parts[1])
                 guard parts.count == 1 || parts[1].isEmpty || high != nil else { return nil }
@@ -159,7 +160,9 @@ struct PatternSampler {
                         guard let escaped = escape(inClass: true), escaped.count == 1 else { return nil }
                         end = escaped[0]
                     }
-                    guard let low = item[0].unicodeScalars.first?.value, let high = end.unicodeScalars.first?.value, low <= high else { return nil }
+                    guard let low = item[0].unicodeScalars.first?.value, let high = end.unicodeScalars.first?.value,
+                        low <= high
+                    else { return nil }
                     item = (low...min(high, low + 255)).compactMap { Unicode.Scalar($0).map(Character.init) }
                 }
                 members += item
@@ -187,8 +190,10 @@ struct PatternSampler {
             case "r": return ["\r"]
             case "u", "x":
                 let length = character == "u" ? 4 : 2
-                guard index + length <= characters.count, let value = UInt32(String(characters[index..<(index + length)]), radix: 16),
-                      let scalar = Unicode.Scalar(value) else { return nil }
+                guard index + length <= characters.count,
+                    let value = UInt32(String(characters[index..<(index + length)]), radix: 16),
+                    let scalar = Unicode.Scalar(value)
+                else { return nil }
                 index += length
                 return [Character(scalar)]
             default:

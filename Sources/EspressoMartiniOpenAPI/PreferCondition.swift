@@ -8,14 +8,22 @@ enum PreferCondition {
 
     /// `{"headers": {"Prefer": {"regex": "…"}}}` for the status `code`, the example `example`, or both.
     static func when(code: Int?, example: String?) -> JSONValue {
-        .object([JSONMember(key: "headers", value: .object([
-            JSONMember(key: header, value: .object([JSONMember(key: "regex", value: .string(pattern(code: code, example: example)))])),
-        ]))])
+        .object([
+            JSONMember(
+                key: "headers",
+                value: .object([
+                    JSONMember(
+                        key: header,
+                        value: .object([JSONMember(key: "regex", value: .string(pattern(code: code, example: example)))]
+                        ))
+                ]))
+        ])
     }
 
     static func pattern(code: Int?, example: String?) -> String {
         switch (code, example) {
-        case (let code?, let example?): "(?=" + preference("code", String(code)) + "$)" + preference("example", escaped(example))
+        case (let code?, let example?):
+            "(?=" + preference("code", String(code)) + "$)" + preference("example", escaped(example))
         case (let code?, nil): preference("code", String(code))
         case (nil, let example?): preference("example", escaped(example))
         case (nil, nil): ".*"

@@ -65,7 +65,9 @@ final class SchemaGenerator {
 
     /// The `$ref` of a schema that is only a reference (keywords beside it ignored, or annotations only).
     private static func plainReference(_ schema: Located, version: OpenAPIVersion) -> String? {
-        guard case .object(let members) = schema.value, let reference = schema.member("$ref")?.string else { return nil }
+        guard case .object(let members) = schema.value, let reference = schema.member("$ref")?.string else {
+            return nil
+        }
         guard version.readsKeywordsBesideReferences else { return reference }
         let annotations: Set<String> = ["$ref", "description", "summary", "title", "$comment"]
         return members.allSatisfy { annotations.contains($0.key) } ? reference : nil
@@ -107,17 +109,23 @@ final class SchemaGenerator {
     private func enter(_ reference: String, at location: JSONLocation) -> Entry {
         switch files.resolve(reference, from: location.file) {
         case .failure(let why):
-            report.warning(at: location, "$ref '\(reference)' cannot be resolved: \(why.message); {} stands in its place")
+            report.warning(
+                at: location, "$ref '\(reference)' cannot be resolved: \(why.message); {} stands in its place")
             return .unresolved
         case .success(let target):
             if let repeated = stack.firstIndex(of: target.location) {
                 cutFloor = min(cutFloor, repeated)
-                report.warning(at: location, "$ref '\(reference)' leads back into a schema it is part of; the cycle is cut here (an optional property is left out, a required one is null, an array is empty)")
+                report.warning(
+                    at: location,
+                    "$ref '\(reference)' leads back into a schema it is part of; the cycle is cut here (an optional property is left out, a required one is null, an array is empty)"
+                )
                 return .cut
             }
             guard stack.count < Self.nestingLimit else {
                 cutFloor = -1
-                report.warning(at: location, "schemas nest more than \(Self.nestingLimit) $refs deep here; the generated value stops here")
+                report.warning(
+                    at: location,
+                    "schemas nest more than \(Self.nestingLimit) $refs deep here; the generated value stops here")
                 return .cut
             }
             stack.append(target.location)
@@ -156,7 +164,9 @@ final class SchemaGenerator {
         count += 1
         guard count <= Self.valueLimit else {
             if !stoppedGrowing, let place = view.parts.first {
-                report.warning(at: place.location, "the generated body would hold more than \(Self.valueLimit) values; it stops growing here")
+                report.warning(
+                    at: place.location,
+                    "the generated body would hold more than \(Self.valueLimit) values; it stops growing here")
             }
             stoppedGrowing = true
             cutFloor = -1
@@ -165,7 +175,9 @@ final class SchemaGenerator {
         if view.refusesEverything || view.parts.isEmpty { return view.refusesEverything ? .null : .object([]) }
         if let constant = view.first("const") { return constant.value }
         if let example = validExample(view) { return example }
-        if let fallback = view.first("default"), validator.isValid(fallback.value, against: view.parts) { return fallback.value }
+        if let fallback = view.first("default"), validator.isValid(fallback.value, against: view.parts) {
+            return fallback.value
+        }
         if case .array(let options)? = view.first("enum")?.value, !options.isEmpty {
             let start = variation % options.count
             let ordered = Array(options[start...] + options[..<start])
@@ -197,25 +209,34 @@ final class SchemaGenerator {
     private func checkLocally(_ value: JSONValue, against view: SchemaView) {
         for part in view.parts {
             guard let problem = validator.localProblem(in: value, against: part) else { continue }
-            report.warning(at: part.location, "the value generated for this schema does not validate against it (\(problem)); edit the body file")
+            report.warning(
+                at: part.location,
+                "the value generated for this schema does not validate against it (\(problem)); edit the body file")
             return
         }
     }
 
     /// A type the keywords imply where no `type` is given: `properties` an object, `items` an array, …
     private static func inferredType(_ view: SchemaView) -> String? {
-        let keys = Set(view.parts.flatMap { part -> [String] in
-            guard case .object(let members) = part.value else { return [] }
-            return members.map(\.key)
-        })
-        if !keys.isDisjoint(with: ["properties", "additionalProperties", "required", "minProperties", "maxProperties", "patternProperties"]) { return "object" }
+        let keys = Set(
+            view.parts.flatMap { part -> [String] in
+                guard case .object(let members) = part.value else { return [] }
+                return members.map(\.key)
+            })
+        if !keys.isDisjoint(with: [
+            "properties", "additionalProperties", "required", "minProperties", "maxProperties", "patternProperties",
+        ]) {
+            return "object"
+        }
         if !keys.isDisjoint(with: ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"]) { return "array" }
         if case .string(let format)? = view.first("format")?.value {
             if ["int32", "int64"].contains(format) { return "integer" }
             if ["float", "double"].contains(format) { return "number" }
             return "string"
         }
-        if !keys.isDisjoint(with: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) { return "number" }
+        if !keys.isDisjoint(with: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+            return "number"
+        }
         if !keys.isDisjoint(with: ["minLength", "maxLength", "pattern"]) { return "string" }
         return nil
     }
@@ -226,7 +247,9 @@ final class SchemaGenerator {
         guard let example = Self.example(in: view.parts) else { return nil }
         for part in view.parts {
             if let problem = validator.problem(in: example.value, against: part) {
-                report.warning(at: example.location, "this example does not validate against its schema (\(problem)); a value is generated instead")
+                report.warning(
+                    at: example.location,
+                    "this example does not validate against its schema (\(problem)); a value is generated instead")
                 return nil
             }
         }
@@ -253,15 +276,22 @@ final class SchemaGenerator {
             branchView.chosen.insert(choice.location)
             var pushed = 0
             defer { stack.removeLast(pushed) }
-            guard expand(branch, into: &branchView, pushed: &pushed), let candidate = generate(branchView, variation: variation) else { continue }
+            guard expand(branch, into: &branchView, pushed: &pushed),
+                let candidate = generate(branchView, variation: variation)
+            else { continue }
             let value = discriminated(candidate, branch: branch, in: view)
-            let exclusive = choice.location.tokens.last != "oneOf"
-                || branches.indices.allSatisfy { $0 == index || validator.problem(in: value, against: branches[$0]) != nil }
+            let exclusive =
+                choice.location.tokens.last != "oneOf"
+                || branches.indices.allSatisfy {
+                    $0 == index || validator.problem(in: value, against: branches[$0]) != nil
+                }
             if exclusive { return value }
             if fallback == nil { fallback = value }
         }
         if fallback != nil {
-            report.warning(at: choice.location, "every value generated from these oneOf schemas also matches another of them; the first is written")
+            report.warning(
+                at: choice.location,
+                "every value generated from these oneOf schemas also matches another of them; the first is written")
         }
         return fallback
     }
@@ -269,8 +299,10 @@ final class SchemaGenerator {
     /// The value with its discriminator property naming the branch (by `mapping`, else by the referenced
     /// schema's name), when that keeps it valid.
     private func discriminated(_ value: JSONValue, branch: Located, in view: SchemaView) -> JSONValue {
-        guard let discriminator = view.first("discriminator"), let property = discriminator.member("propertyName")?.string,
-              case .object(var members) = value, let reference = branch.member("$ref")?.string else { return value }
+        guard let discriminator = view.first("discriminator"),
+            let property = discriminator.member("propertyName")?.string,
+            case .object(var members) = value, let reference = branch.member("$ref")?.string
+        else { return value }
         var name = String(reference.split(separator: "/").last ?? "")
         for (key, target) in discriminator.member("mapping")?.members ?? [] where target.string == reference {
             name = key
@@ -306,7 +338,9 @@ final class SchemaGenerator {
             while members.count < minimum, count < Self.valueLimit {
                 let name = "property\(number)"
                 number += 1
-                if !members.contains(where: { $0.key == name }) { members.append(JSONMember(key: name, value: additionalValue())) }
+                if !members.contains(where: { $0.key == name }) {
+                    members.append(JSONMember(key: name, value: additionalValue()))
+                }
             }
         }
         if let maximum = view.smallest("maxProperties") {
@@ -318,7 +352,8 @@ final class SchemaGenerator {
     }
 
     private func generateArray(_ view: SchemaView, variation: Int) -> JSONValue {
-        let prefix = view.parts.lazy.map { SchemaKeywords.prefixItems($0, version: self.version) }.first { !$0.isEmpty } ?? []
+        let prefix =
+            view.parts.lazy.map { SchemaKeywords.prefixItems($0, version: self.version) }.first { !$0.isEmpty } ?? []
         let itemSchemas = view.itemSchemas
         var itemCount = max(view.largest("minItems") ?? 0, 1, prefix.count)
         if let maximum = view.smallest("maxItems") { itemCount = min(itemCount, maximum) }
@@ -337,10 +372,18 @@ final class SchemaGenerator {
         let minimum = min(view.largest("minLength") ?? 0, Self.longestString)
         let maximum = view.smallest("maxLength")
         if let pattern = view.first("pattern"), let text = pattern.string {
-            if let sample = PatternSampler(text)?.sample(minimumLength: minimum, maximumLength: maximum, variation: variation) { return sample }
-            report.warning(at: pattern.location, "the pattern '\(text)' is beyond what the import follows (literals, classes, groups, counts); the generated string may not match it")
+            if let sample = PatternSampler(text)?.sample(
+                minimumLength: minimum, maximumLength: maximum, variation: variation)
+            {
+                return sample
+            }
+            report.warning(
+                at: pattern.location,
+                "the pattern '\(text)' is beyond what the import follows (literals, classes, groups, counts); the generated string may not match it"
+            )
         }
-        if let format = view.first("format")?.string, let text = StringFormats.example(of: format, variation: variation) {
+        if let format = view.first("format")?.string, let text = StringFormats.example(of: format, variation: variation)
+        {
             let length = text.unicodeScalars.count
             if length >= minimum, length <= maximum ?? length { return text }
         }
@@ -363,10 +406,18 @@ final class SchemaGenerator {
         }
         let limit = 9.0e15
         var low = -limit, high = limit
-        if let lower = bounds.lower { low = max(low, lower.exclusive ? lower.value.rounded(.down) + 1 : lower.value.rounded(.up)) }
-        if let upper = bounds.upper { high = min(high, upper.exclusive ? upper.value.rounded(.up) - 1 : upper.value.rounded(.down)) }
+        if let lower = bounds.lower {
+            low = max(low, lower.exclusive ? lower.value.rounded(.down) + 1 : lower.value.rounded(.up))
+        }
+        if let upper = bounds.upper {
+            high = min(high, upper.exclusive ? upper.value.rounded(.up) - 1 : upper.value.rounded(.down))
+        }
         var step = 1.0
-        if let multiple = view.first("multipleOf")?.value.numberValue, multiple >= 1, multiple < limit, multiple.rounded() == multiple { step = multiple }
+        if let multiple = view.first("multipleOf")?.value.numberValue, multiple >= 1, multiple < limit,
+            multiple.rounded() == multiple
+        {
+            step = multiple
+        }
         // 0 where it is allowed, else the bound nearest to it, moved onto a multiple of the step inside the range.
         var value = low > 0 ? (low / step).rounded(.up) * step : high < 0 ? (high / step).rounded(.down) * step : 0
         let next = value + Double(variation) * step
@@ -377,14 +428,23 @@ final class SchemaGenerator {
     private func generateNumber(_ view: SchemaView, variation: Int) -> JSONValue {
         let bounds = view.numberBounds
         func allowed(_ value: Double) -> Bool {
-            if let lower = bounds.lower, value < lower.value || (lower.exclusive && value == lower.value) { return false }
-            if let upper = bounds.upper, value > upper.value || (upper.exclusive && value == upper.value) { return false }
+            if let lower = bounds.lower, value < lower.value || (lower.exclusive && value == lower.value) {
+                return false
+            }
+            if let upper = bounds.upper, value > upper.value || (upper.exclusive && value == upper.value) {
+                return false
+            }
             return true
         }
         var value: Double
         if let step = view.first("multipleOf")?.value.numberValue, step > 0 {
             // The multiple nearest to 0 in range whose quotient is exact (0.3 / 0.1 is not 3 in binary).
-            let start = allowed(0) ? 0 : bounds.lower.map { ($0.value / step).rounded(.up) } ?? bounds.upper.map { ($0.value / step).rounded(.down) } ?? 0
+            let start =
+                allowed(0)
+                ? 0
+                : bounds.lower.map { ($0.value / step).rounded(.up) } ?? bounds.upper.map {
+                    ($0.value / step).rounded(.down)
+                } ?? 0
             let direction: Double = bounds.lower == nil && !allowed(0) ? -1 : 1
             value = start * step
             for offset in 0..<64 {

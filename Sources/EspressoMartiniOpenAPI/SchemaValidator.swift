@@ -54,14 +54,20 @@ final class SchemaValidator {
         }
         if let reference = schema.member("$ref")?.string {
             // An unresolvable reference has its own warning; it does not make every value wrong.
-            guard hops < Self.referenceHopLimit, case .success(let target) = files.resolve(reference, from: schema.location.file) else { return nil }
+            guard hops < Self.referenceHopLimit,
+                case .success(let target) = files.resolve(reference, from: schema.location.file)
+            else { return nil }
             if let problem = check(value, target, path: path, hops: hops + 1, deep: deep) { return problem }
             guard version.readsKeywordsBesideReferences else { return nil }
         }
         if value == .null, SchemaKeywords.isNullable(schema.value) { return nil }
         if let problem = checkType(value, schema.value, path: path) { return problem }
-        if case .array(let allowed)? = schema.value.member("enum"), !allowed.contains(where: { $0.isEquivalent(to: value) }) {
-            return Problem(path: path, message: "\(Self.shortened(value)) is not one of its enum values \(Self.shortened(.array(allowed)))")
+        if case .array(let allowed)? = schema.value.member("enum"),
+            !allowed.contains(where: { $0.isEquivalent(to: value) })
+        {
+            return Problem(
+                path: path,
+                message: "\(Self.shortened(value)) is not one of its enum values \(Self.shortened(.array(allowed)))")
         }
         if let constant = schema.value.member("const"), !constant.isEquivalent(to: value) {
             return Problem(path: path, message: "\(Self.shortened(value)) is not its const \(Self.shortened(constant))")
@@ -79,15 +85,17 @@ final class SchemaValidator {
     }
 
     private func checkType(_ value: JSONValue, _ schema: JSONValue, path: [String]) -> Problem? {
-        guard let types = SchemaKeywords.types(schema), !types.contains(where: { Self.value(value, hasType: $0) }) else { return nil }
+        guard let types = SchemaKeywords.types(schema), !types.contains(where: { Self.value(value, hasType: $0) })
+        else { return nil }
         let expected = types.map(SchemaKeywords.typeName).joined(separator: " or ")
         return Problem(path: path, message: "expected \(expected), found \(value.kindName)")
     }
 
     static func value(_ value: JSONValue, hasType type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object), ("number", .integer), ("number", .real),
-             ("integer", .integer):
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
+            ("number", .integer), ("number", .real),
+            ("integer", .integer):
             true
         case ("integer", .real(let number)): number.rounded() == number && number.isFinite
         default: false
@@ -98,10 +106,18 @@ final class SchemaValidator {
         guard let number = value.numberValue else { return nil }
         let bounds = NumberBounds(schema)
         if let lower = bounds.lower, number < lower.value || (lower.exclusive && number == lower.value) {
-            return Problem(path: path, message: "\(value.compactText) is below its \(lower.exclusive ? "exclusive " : "")minimum \(Self.number(lower.value))")
+            return Problem(
+                path: path,
+                message:
+                    "\(value.compactText) is below its \(lower.exclusive ? "exclusive " : "")minimum \(Self.number(lower.value))"
+            )
         }
         if let upper = bounds.upper, number > upper.value || (upper.exclusive && number == upper.value) {
-            return Problem(path: path, message: "\(value.compactText) is above its \(upper.exclusive ? "exclusive " : "")maximum \(Self.number(upper.value))")
+            return Problem(
+                path: path,
+                message:
+                    "\(value.compactText) is above its \(upper.exclusive ? "exclusive " : "")maximum \(Self.number(upper.value))"
+            )
         }
         if let step = schema.member("multipleOf")?.numberValue, step > 0, !Self.isMultiple(value, of: step) {
             return Problem(path: path, message: "\(value.compactText) is not a multiple of \(Self.number(step))")
@@ -119,13 +135,22 @@ final class SchemaValidator {
     private func checkString(_ text: String, _ schema: JSONValue, path: [String]) -> Problem? {
         let length = text.unicodeScalars.count
         if let minimum = SchemaKeywords.integer(schema, "minLength"), length < minimum {
-            return Problem(path: path, message: "\(Self.shortened(.string(text))) has \(length) characters, fewer than its minLength \(minimum)")
+            return Problem(
+                path: path,
+                message:
+                    "\(Self.shortened(.string(text))) has \(length) characters, fewer than its minLength \(minimum)")
         }
         if let maximum = SchemaKeywords.integer(schema, "maxLength"), length > maximum {
-            return Problem(path: path, message: "\(Self.shortened(.string(text))) has \(length) characters, more than its maxLength \(maximum)")
+            return Problem(
+                path: path,
+                message: "\(Self.shortened(.string(text))) has \(length) characters, more than its maxLength \(maximum)"
+            )
         }
-        if case .string(let pattern)? = schema.member("pattern"), let regex = compiled(pattern), (try? regex.firstMatch(in: text)) == nil {
-            return Problem(path: path, message: "\(Self.shortened(.string(text))) does not match its pattern \(pattern)")
+        if case .string(let pattern)? = schema.member("pattern"), let regex = compiled(pattern),
+            (try? regex.firstMatch(in: text)) == nil
+        {
+            return Problem(
+                path: path, message: "\(Self.shortened(.string(text))) does not match its pattern \(pattern)")
         }
         return nil
     }
@@ -145,8 +170,11 @@ final class SchemaValidator {
             return Problem(path: path, message: "has \(items.count) items, more than its maxItems \(maximum)")
         }
         if schema.value.member("uniqueItems") == .bool(true) {
-            for (index, item) in items.enumerated() where items[..<index].contains(where: { $0.isEquivalent(to: item) }) {
-                return Problem(path: path + [String(index)], message: "repeats an earlier item, and its array's items must be unique")
+            for (index, item) in items.enumerated() where items[..<index].contains(where: { $0.isEquivalent(to: item) })
+            {
+                return Problem(
+                    path: path + [String(index)],
+                    message: "repeats an earlier item, and its array's items must be unique")
             }
         }
         guard deep else { return nil }
@@ -154,7 +182,9 @@ final class SchemaValidator {
         let rest = schema.member("items").flatMap { $0.value.isArray ? nil : $0 }
         for (index, item) in items.enumerated() {
             guard let itemSchema = index < prefix.count ? prefix[index] : rest else { continue }
-            if let problem = check(item, itemSchema, path: path + [String(index)], hops: 0, deep: true) { return problem }
+            if let problem = check(item, itemSchema, path: path + [String(index)], hops: 0, deep: true) {
+                return problem
+            }
         }
         return nil
     }
@@ -166,10 +196,12 @@ final class SchemaValidator {
             }
         }
         if let minimum = SchemaKeywords.integer(schema.value, "minProperties"), members.count < minimum {
-            return Problem(path: path, message: "has \(members.count) properties, fewer than its minProperties \(minimum)")
+            return Problem(
+                path: path, message: "has \(members.count) properties, fewer than its minProperties \(minimum)")
         }
         if let maximum = SchemaKeywords.integer(schema.value, "maxProperties"), members.count > maximum {
-            return Problem(path: path, message: "has \(members.count) properties, more than its maxProperties \(maximum)")
+            return Problem(
+                path: path, message: "has \(members.count) properties, more than its maxProperties \(maximum)")
         }
         let properties = schema.member("properties")
         let patternProperties = schema.member("patternProperties")?.members ?? []
@@ -178,18 +210,32 @@ final class SchemaValidator {
             var matched = false
             if let propertySchema = properties?.member(member.key) {
                 matched = true
-                if deep, let problem = check(member.value, propertySchema, path: path + [member.key], hops: 0, deep: true) { return problem }
+                if deep,
+                    let problem = check(member.value, propertySchema, path: path + [member.key], hops: 0, deep: true)
+                {
+                    return problem
+                }
             }
             for (pattern, patternSchema) in patternProperties {
                 guard let regex = compiled(pattern), (try? regex.firstMatch(in: member.key)) != nil else { continue }
                 matched = true
-                if deep, let problem = check(member.value, patternSchema, path: path + [member.key], hops: 0, deep: true) { return problem }
+                if deep,
+                    let problem = check(member.value, patternSchema, path: path + [member.key], hops: 0, deep: true)
+                {
+                    return problem
+                }
             }
             guard !matched, let additional else { continue }
             if additional.value == .bool(false) {
-                return Problem(path: path, message: "has the property '\(member.key)', which its schema does not allow (additionalProperties is false)")
+                return Problem(
+                    path: path,
+                    message:
+                        "has the property '\(member.key)', which its schema does not allow (additionalProperties is false)"
+                )
             }
-            if deep, let problem = check(member.value, additional, path: path + [member.key], hops: 0, deep: true) { return problem }
+            if deep, let problem = check(member.value, additional, path: path + [member.key], hops: 0, deep: true) {
+                return problem
+            }
         }
         return nil
     }
@@ -207,8 +253,12 @@ final class SchemaValidator {
         if let choices = schema.member("oneOf")?.elements, !choices.isEmpty {
             let problems = choices.map { check(value, $0, path: path, hops: hops + 1, deep: true) }
             let matches = problems.filter { $0 == nil }.count
-            if matches == 0 { return Problem(path: path, message: "matches none of its oneOf schemas (the first: \(problems[0]!))") }
-            if matches > 1 { return Problem(path: path, message: "matches \(matches) of its oneOf schemas, not exactly one") }
+            if matches == 0 {
+                return Problem(path: path, message: "matches none of its oneOf schemas (the first: \(problems[0]!))")
+            }
+            if matches > 1 {
+                return Problem(path: path, message: "matches \(matches) of its oneOf schemas, not exactly one")
+            }
         }
         if let excluded = schema.member("not"), check(value, excluded, path: path, hops: hops + 1, deep: true) == nil {
             return Problem(path: path, message: "matches the schema under 'not'")

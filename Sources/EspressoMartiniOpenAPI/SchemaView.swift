@@ -22,7 +22,9 @@ struct SchemaView {
     var nextChoice: Located? {
         for part in parts {
             for key in ["oneOf", "anyOf"] {
-                if let choice = part.member(key), case .array(let branches) = choice.value, !branches.isEmpty, !chosen.contains(choice.location) {
+                if let choice = part.member(key), case .array(let branches) = choice.value, !branches.isEmpty,
+                    !chosen.contains(choice.location)
+                {
                     return choice
                 }
             }
@@ -41,8 +43,12 @@ struct SchemaView {
                 allowed = types
                 continue
             }
-            var narrowed = earlier.filter { type in types.contains(type) || (type == "integer" && types.contains("number")) }
-            if earlier.contains("number"), types.contains("integer"), !narrowed.contains("integer") { narrowed.append("integer") }
+            var narrowed = earlier.filter { type in
+                types.contains(type) || (type == "integer" && types.contains("number"))
+            }
+            if earlier.contains("number"), types.contains("integer"), !narrowed.contains("integer") {
+                narrowed.append("integer")
+            }
             allowed = narrowed
         }
         return allowed

@@ -7,7 +7,8 @@ import Logging
 /// script's top level at load) the request reads nothing, the cache reads as empty and ignores writes.
 enum HostFunctions {
     static let all: [(String, JSObjectCallAsFunctionCallback)] = [
-        ("__em_part", part), ("__em_cacheGet", cacheGet), ("__em_cacheSet", cacheSet), ("__em_cacheKeys", cacheKeys), ("__em_log", log),
+        ("__em_part", part), ("__em_cacheGet", cacheGet), ("__em_cacheSet", cacheSet), ("__em_cacheKeys", cacheKeys),
+        ("__em_log", log),
     ]
 
     /// `__em_part(token * 16 + index)`: a part of the request (`RequestPart`) of the call `token` names, or
@@ -15,8 +16,8 @@ enum HostFunctions {
     private static let part: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
         guard let call = ScriptCall.current, let job = call.job, count >= 1, let arguments,
-              let code = Int(exactly: js.valueToNumber(context, arguments[0], nil)), code >> 4 == call.token,
-              let part = RequestPart(rawValue: code & 15)
+            let code = Int(exactly: js.valueToNumber(context, arguments[0], nil)), code >> 4 == call.token,
+            let part = RequestPart(rawValue: code & 15)
         else { return js.valueMakeUndefined(context) }
         return part.value(of: job, scratch: &call.scratch, js, context)
     }
@@ -24,7 +25,9 @@ enum HostFunctions {
     /// `__em_cacheGet(key)`: the value's JSON text, or `undefined`.
     private static let cacheGet: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
-        guard let call = ScriptCall.current, let cache = call.cache, count >= 1, let key = arguments?[0] else { return js.valueMakeUndefined(context) }
+        guard let call = ScriptCall.current, let cache = call.cache, count >= 1, let key = arguments?[0] else {
+            return js.valueMakeUndefined(context)
+        }
         let value = cache.value(forKey: ScriptVM.text(js, context, key))
         if cache.gaveUp { call.abandon() }
         guard let value else { return js.valueMakeUndefined(context) }
@@ -34,11 +37,14 @@ enum HostFunctions {
     /// `__em_cacheSet(key, text)` stores the JSON text's value; `__em_cacheSet(key)` removes the key.
     private static let cacheSet: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
-        guard let call = ScriptCall.current, let cache = call.cache, count >= 1, let arguments, let key = arguments[0] else {
+        guard let call = ScriptCall.current, let cache = call.cache, count >= 1, let arguments, let key = arguments[0]
+        else {
             return js.valueMakeUndefined(context)
         }
         var value: JSONValue?
-        if count >= 2, let text = arguments[1], case .success(let parsed) = call.parser.parse(Array(ScriptVM.text(js, context, text).utf8)) {
+        if count >= 2, let text = arguments[1],
+            case .success(let parsed) = call.parser.parse(Array(ScriptVM.text(js, context, text).utf8))
+        {
             value = parsed
         }
         cache.setValue(value, forKey: ScriptVM.text(js, context, key))
@@ -49,7 +55,9 @@ enum HostFunctions {
     /// `__em_cacheKeys()`: the keys as a JSON array's text.
     private static let cacheKeys: JSObjectCallAsFunctionCallback = { context, _, _, _, _, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
-        guard let call = ScriptCall.current, let cache = call.cache else { return ScriptVM.makeString(js, context, "[]") }
+        guard let call = ScriptCall.current, let cache = call.cache else {
+            return ScriptVM.makeString(js, context, "[]")
+        }
         let keys = cache.keys
         if cache.gaveUp { call.abandon() }
         return ScriptVM.makeString(js, context, JSONValue.array(keys.map(JSONValue.string)).compactText)
@@ -59,7 +67,8 @@ enum HostFunctions {
     private static let log: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
         guard let context, let js = try? JavaScriptCoreLibrary.shared.get() else { return nil }
         if let call = ScriptCall.current, count >= 2, let arguments, let level = arguments[0], let text = arguments[1] {
-            call.log(Logger.Level(rawValue: ScriptVM.text(js, context, level)) ?? .info, ScriptVM.text(js, context, text))
+            call.log(
+                Logger.Level(rawValue: ScriptVM.text(js, context, level)) ?? .info, ScriptVM.text(js, context, text))
         }
         return js.valueMakeUndefined(context)
     }

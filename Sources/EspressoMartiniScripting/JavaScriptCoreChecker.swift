@@ -18,7 +18,9 @@ public final class JavaScriptCoreChecker: ScriptChecker, @unchecked Sendable {
     public func check(_ script: ResponseScript) -> ScriptProblem? {
         vm.withLock { vm -> ScriptProblem? in
             do throws(ScriptProblem) {
-                if vm == nil { vm = try ScriptVM(limits: limits, parser: parser, logger: Logger(label: "espressomartini")) }
+                if vm == nil {
+                    vm = try ScriptVM(limits: limits, parser: parser, logger: Logger(label: "espressomartini"))
+                }
             } catch {
                 return error
             }

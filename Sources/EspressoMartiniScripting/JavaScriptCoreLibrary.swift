@@ -45,7 +45,8 @@ struct JavaScriptCoreLibrary: @unchecked Sendable {
 
     /// The library, loaded by whichever thread asks first; why not, when it cannot be.
     static let shared: Result<JavaScriptCoreLibrary, ScriptProblem> = DynamicLibrary.load(
-        soname, package: debianPackage, neededBy: "JavaScript responses need the JavaScriptCore library", resolve: resolve
+        soname, package: debianPackage, neededBy: "JavaScript responses need the JavaScriptCore library",
+        resolve: resolve
     ).mapError { ScriptProblem(message: $0.description) }.map { library in
         library.setOptions()
         return library

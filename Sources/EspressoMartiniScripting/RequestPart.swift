@@ -7,7 +7,8 @@ import EspressoMartiniYAML
 /// for nothing. The raw values are the prelude's indexes; the parts templates see too come from
 /// `RequestModel.part`, and a JSON body goes to the engine's own JSON parser as text.
 enum RequestPart: Int {
-    case method, headers, path, query, body, pathComponents, pathParameters, queryParameters, bodyJSON, bodyYAML, formParameters
+    case method, headers, path, query, body, pathComponents, pathParameters, queryParameters, bodyJSON, bodyYAML,
+        formParameters
     /// Made by the prelude from the other parts.
     case graphQLRequest
     case call
@@ -17,12 +18,16 @@ enum RequestPart: Int {
 
     /// The part's value; `scratch` holds its JSON text meanwhile (kept by the VM, so that no call allocates
     /// it anew).
-    func value(of job: ScriptJob, scratch: inout [UInt8], _ js: JavaScriptCoreLibrary, _ context: JSContextRef) -> JSValueRef? {
+    func value(
+        of job: ScriptJob, scratch: inout [UInt8], _ js: JavaScriptCoreLibrary, _ context: JSContextRef
+    ) -> JSValueRef? {
         let model = job.model
         switch self {
         case .method: return ScriptVM.makeString(js, context, model.request.method)
         case .path: return ScriptVM.makeString(js, context, model.request.path)
-        case .query: return model.request.rawQuery.isEmpty ? js.valueMakeNull(context) : ScriptVM.makeString(js, context, model.request.rawQuery)
+        case .query:
+            return model.request.rawQuery.isEmpty
+                ? js.valueMakeNull(context) : ScriptVM.makeString(js, context, model.request.rawQuery)
         // The first 1 MiB of a longer body (doc/limits.md).
         case .body:
             guard let body = model.request.body else { return js.valueMakeNull(context) }
@@ -34,10 +39,14 @@ enum RequestPart: Int {
         case .formParameters: return Self.json(model, "formParameters", &scratch, js, context)
         case .bodyJSON:
             let type = model.mediaType
-            guard type == "application/json" || type.hasSuffix("+json"), let body = model.request.body else { return js.valueMakeNull(context) }
+            guard type == "application/json" || type.hasSuffix("+json"), let body = model.request.body else {
+                return js.valueMakeNull(context)
+            }
             return body.withUnsafeBufferPointer { ScriptVM.parseJSON(js, context, $0) } ?? js.valueMakeNull(context)
         case .bodyYAML:
-            guard Self.yamlTypes.contains(model.mediaType), !model.bodyTooLarge, let body = model.request.body, let value = YAMLReader.parse(body) else {
+            guard Self.yamlTypes.contains(model.mediaType), !model.bodyTooLarge, let body = model.request.body,
+                let value = YAMLReader.parse(body)
+            else {
                 return js.valueMakeNull(context)
             }
             scratch.removeAll(keepingCapacity: true)
@@ -49,7 +58,8 @@ enum RequestPart: Int {
     }
 
     private static func json(
-        _ model: RequestModel, _ name: String, _ scratch: inout [UInt8], _ js: JavaScriptCoreLibrary, _ context: JSContextRef
+        _ model: RequestModel, _ name: String, _ scratch: inout [UInt8], _ js: JavaScriptCoreLibrary,
+        _ context: JSContextRef
     ) -> JSValueRef? {
         scratch.removeAll(keepingCapacity: true)
         model.writePart(name, to: &scratch)

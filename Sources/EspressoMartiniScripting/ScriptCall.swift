@@ -31,7 +31,8 @@ final class ScriptCall {
 
     /// Runs `body` as the current thread's call of `job`, with `cache`; `holdingLines`: its lines wait
     /// for `finish(keepingLines:)`.
-    func run<Result>(_ job: ScriptJob, cache: CacheCall, holdingLines: Bool, _ body: (_ token: Int) -> Result) -> Result {
+    func run<Result>(_ job: ScriptJob, cache: CacheCall, holdingLines: Bool, _ body: (_ token: Int) -> Result) -> Result
+    {
         token &+= 1
         self.job = job
         self.cache = cache

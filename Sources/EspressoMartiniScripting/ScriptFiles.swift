@@ -5,7 +5,8 @@ import EspressoMartini
 enum ScriptFiles {
     static func read(_ path: String, for script: ResponseScript, function: String) -> Result<[UInt8], ScriptProblem> {
         guard !path.isEmpty, !path.hasPrefix("/") else {
-            return .failure(ScriptProblem(message: "\(function): '\(path)' must be a path relative to the method folder"))
+            return .failure(
+                ScriptProblem(message: "\(function): '\(path)' must be a path relative to the method folder"))
         }
         guard let real = FileSystem.realPath(FileSystem.join(script.methodFolderRealPath, path)) else {
             return .failure(ScriptProblem(message: "\(function): '\(path)' does not exist in the method folder"))

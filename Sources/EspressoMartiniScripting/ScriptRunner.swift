@@ -109,7 +109,8 @@ public final class ScriptRunner: ScriptEngine, @unchecked Sendable {
             let answer: GeneratedAnswer
             do {
                 let vm = try slot.vm(for: job.answer.tree)
-                answer = self.answer(vm.call(job, onReceivingThread: false), of: job, in: vm)
+                answer =
+                    self.answer(vm.call(job, onReceivingThread: false), of: job, in: vm)
                     ?? failure(ScriptProblem(message: "the script could not run"), of: job)
             } catch {
                 answer = failure(error, of: job)

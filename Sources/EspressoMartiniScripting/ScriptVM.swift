@@ -55,7 +55,9 @@ final class ScriptVM {
         self.js = js
         self.limits = limits
         self.parser = parser
-        guard let group = js.contextGroupCreate() else { throw ScriptProblem(message: "JavaScriptCore cannot create a VM") }
+        guard let group = js.contextGroupCreate() else {
+            throw ScriptProblem(message: "JavaScriptCore cannot create a VM")
+        }
         // Before any script runs in the group, or it does not apply.
         watch = ScriptWatch(js: js, group: group, memoryLimit: limits.memory)
         current = ScriptCall(parser: parser, logger: logger, watch: watch)
@@ -69,16 +71,20 @@ final class ScriptVM {
         for (name, callback) in HostFunctions.all {
             let jsName = Self.jsString(js, name)
             defer { js.stringRelease(jsName) }
-            js.objectSetProperty(context, global, jsName, js.objectMakeFunctionWithCallback(context, jsName, callback), 0, nil)
+            js.objectSetProperty(
+                context, global, jsName, js.objectMakeFunctionWithCallback(context, jsName, callback), 0, nil)
         }
         var exception: JSValueRef?
         watch.begin(seconds: max(limits.timeout, 1), isTimeout: true)
-        let result = Self.evaluate(js, context, ScriptPrelude.source, url: "espressomartini-prelude.js", exception: &exception)
+        let result = Self.evaluate(
+            js, context, ScriptPrelude.source, url: "espressomartini-prelude.js", exception: &exception)
         let functions = result.flatMap { js.valueToObject(context, $0, nil) }.map { prelude in
             ["call", "describe", "yaml"].compactMap { name in
                 let jsName = Self.jsString(js, name)
                 defer { js.stringRelease(jsName) }
-                return js.objectGetProperty(context, prelude, jsName, nil).flatMap { js.valueToObject(context, $0, nil) }
+                return js.objectGetProperty(context, prelude, jsName, nil).flatMap {
+                    js.valueToObject(context, $0, nil)
+                }
             }
         }
         guard exception == nil, let functions, functions.count == 3 else {
@@ -104,7 +110,9 @@ final class ScriptVM {
     /// Compiles `script` and runs its top level (within the timeout); nil when it defines a function
     /// `response`, else what is wrong. What it compiled is not kept.
     func check(_ script: ResponseScript) -> ScriptProblem? {
-        guard case .failure(let problem) = compile(script, seconds: limits.timeout, isTimeout: true, keep: false) else { return nil }
+        guard case .failure(let problem) = compile(script, seconds: limits.timeout, isTimeout: true, keep: false) else {
+            return nil
+        }
         return stopProblem() ?? problem
     }
 
@@ -165,7 +173,9 @@ final class ScriptVM {
         return Self.bytes(js, context, result)
     }
 
-    private func compile(_ script: ResponseScript, seconds: Double, isTimeout: Bool, keep: Bool = true) -> Result<Compiled, ScriptProblem> {
+    private func compile(
+        _ script: ResponseScript, seconds: Double, isTimeout: Bool, keep: Bool = true
+    ) -> Result<Compiled, ScriptProblem> {
         if let last = lastCompiled, last.script === script { return .success(last) }
         if let known = compiled[ObjectIdentifier(script)] {
             lastCompiled = known
@@ -174,20 +184,30 @@ final class ScriptVM {
         var exception: JSValueRef?
         let wrapped = ScriptPrelude.prefix + script.source + ScriptPrelude.suffix
         watch.begin(seconds: seconds, isTimeout: isTimeout)
-        guard let url = Self.makeString(js, context, script.file) else { return .failure(ScriptProblem(message: "JavaScriptCore cannot make a string")) }
+        guard let url = Self.makeString(js, context, script.file) else {
+            return .failure(ScriptProblem(message: "JavaScriptCore cannot make a string"))
+        }
         js.valueProtect(context, url)
         var kept = false
         defer { if !kept { js.valueUnprotect(context, url) } }
         // A run the watch stopped is reported by the caller, from the watch: nothing to describe.
         let stopped = ScriptProblem(message: "stopped")
-        guard let outer = Self.evaluate(js, context, wrapped, url: script.file, exception: &exception), exception == nil,
-              let outerFunction = js.valueToObject(context, outer, nil) else {
+        guard let outer = Self.evaluate(js, context, wrapped, url: script.file, exception: &exception),
+            exception == nil,
+            let outerFunction = js.valueToObject(context, outer, nil)
+        else {
             return .failure(watch.stop == nil ? describe(exception, url: url) : stopped)
         }
         let inner = js.objectCallAsFunction(context, outerFunction, nil, 0, nil, &exception)
         if let exception { return .failure(watch.stop == nil ? describe(exception, url: url) : stopped) }
-        guard let inner, js.valueGetType(context, inner) == kJSTypeObject, let function = js.valueToObject(context, inner, nil) else {
-            return .failure(ScriptProblem(message: "the script defines no function response(request, cache); add one that returns a Response, such as function response(request, cache) { return Response.ok(Body.json({})); }"))
+        guard let inner, js.valueGetType(context, inner) == kJSTypeObject,
+            let function = js.valueToObject(context, inner, nil)
+        else {
+            return .failure(
+                ScriptProblem(
+                    message:
+                        "the script defines no function response(request, cache); add one that returns a Response, such as function response(request, cache) { return Response.ok(Body.json({})); }"
+                ))
         }
         let made = Compiled(script: script, function: function, url: url)
         if keep {
@@ -215,10 +235,14 @@ final class ScriptVM {
         switch watch.stop {
         case .timeout?:
             isSpent = true
-            return ScriptProblem(message: "the script ran longer than script_timeout (\(Self.seconds(limits.timeout))) and was stopped")
+            return ScriptProblem(
+                message: "the script ran longer than script_timeout (\(Self.seconds(limits.timeout))) and was stopped")
         case .memory?:
             isSpent = true
-            return ScriptProblem(message: "the script used more memory than script_memory (\(limits.memory >> 20) MiB) allows and was stopped")
+            return ScriptProblem(
+                message:
+                    "the script used more memory than script_memory (\(limits.memory >> 20) MiB) allows and was stopped"
+            )
         default:
             return nil
         }
@@ -229,8 +253,9 @@ final class ScriptVM {
     private func response(from answer: JSValueRef) -> Result<ScriptResponse, ScriptProblem> {
         let bytes = Self.bytes(js, context, answer)
         guard bytes.first != UInt8(ascii: "{") else {
-            return .failure(ScriptAnswer.problem(fromDescription: String(decoding: bytes, as: UTF8.self), parser: parser)
-                ?? ScriptProblem(message: "the script's answer could not be read"))
+            return .failure(
+                ScriptAnswer.problem(fromDescription: String(decoding: bytes, as: UTF8.self), parser: parser)
+                    ?? ScriptProblem(message: "the script's answer could not be read"))
         }
         return bytes.withUnsafeBufferPointer { bytes in
             // "status\0kind\0contentType\0data\0count\0name\0value\0…body"
@@ -251,11 +276,16 @@ final class ScriptVM {
                 }
                 return value
             }
-            func text(_ field: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[field]), as: UTF8.self) }
+            func text(_ field: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[field]), as: UTF8.self)
+            }
             func json(_ field: Range<Int>) -> Result<JSONValue, JSONSyntaxError> { parser.parse(Array(bytes[field])) }
-            let unreadable = Result<ScriptResponse, ScriptProblem>.failure(ScriptProblem(message: "the script's answer could not be read"))
-            guard let status = number(field()), let kind = number(field()), let typeField = field(), let dataField = field(),
-                  let count = number(field()) else { return unreadable }
+            let unreadable = Result<ScriptResponse, ScriptProblem>.failure(
+                ScriptProblem(message: "the script's answer could not be read"))
+            guard let status = number(field()), let kind = number(field()), let typeField = field(),
+                let dataField = field(),
+                let count = number(field())
+            else { return unreadable }
             var headers: [HTTPHeader] = []
             if count > 0 { headers.reserveCapacity(count) }
             for _ in 0..<count {
@@ -296,14 +326,18 @@ final class ScriptVM {
             return js.objectCallAsFunction(context, preludeDescribe, nil, 2, arguments.baseAddress, &exception)
         }
         guard exception == nil, let described else { return ScriptProblem(message: Self.text(js, context, thrown)) }
-        return ScriptAnswer.problem(fromDescription: Self.text(js, context, described), parser: parser) ?? ScriptProblem(message: Self.text(js, context, thrown))
+        return ScriptAnswer.problem(fromDescription: Self.text(js, context, described), parser: parser)
+            ?? ScriptProblem(message: Self.text(js, context, thrown))
     }
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    private static func evaluate(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ source: String, url: String, exception: inout JSValueRef?) -> JSValueRef? {
+    private static func evaluate(
+        _ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ source: String, url: String,
+        exception: inout JSValueRef?
+    ) -> JSValueRef? {
         let jsSource = jsString(js, source), jsURL = jsString(js, url)
         defer {
             js.stringRelease(jsSource)
@@ -319,14 +353,18 @@ final class ScriptVM {
     }
 
     /// UTF-8 `bytes` as a JavaScript string.
-    static func makeString(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>) -> JSValueRef? {
+    static func makeString(
+        _ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> JSValueRef? {
         let string = jsString(js, bytes)
         defer { js.stringRelease(string) }
         return js.valueMakeString(context, string)
     }
 
     /// The value JSON text in UTF-8 `bytes` denotes, parsed by the engine; nil when it is not JSON.
-    static func parseJSON(_ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>) -> JSValueRef? {
+    static func parseJSON(
+        _ js: JavaScriptCoreLibrary, _ context: JSContextRef, _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> JSValueRef? {
         let string = jsString(js, bytes)
         defer { js.stringRelease(string) }
         return js.valueMakeFromJSONString(context, string)

@@ -85,17 +85,21 @@ final class ScriptWatch {
 
     private func arm(_ seconds: Double) {
         armed = seconds
-        js.contextGroupSetExecutionTimeLimit(group, seconds, { context, watch in
-            guard let context else { return true }
-            return Unmanaged<ScriptWatch>.fromOpaque(watch!).takeUnretainedValue().shouldStop(context)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        js.contextGroupSetExecutionTimeLimit(
+            group, seconds,
+            { context, watch in
+                guard let context else { return true }
+                return Unmanaged<ScriptWatch>.fromOpaque(watch!).takeUnretainedValue().shouldStop(context)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The bytes the VM's heap holds, its objects and what they keep outside it (long strings).
     private func heapBytes(_ context: JSContextRef) -> Int {
         let name = ScriptVM.jsString(js, "heapCapacity")
         defer { js.stringRelease(name) }
-        guard let statistics = js.getMemoryUsageStatistics(context), let capacity = js.objectGetProperty(context, statistics, name, nil) else {
+        guard let statistics = js.getMemoryUsageStatistics(context),
+            let capacity = js.objectGetProperty(context, statistics, name, nil)
+        else {
             return Int.max
         }
         return Int(exactly: js.valueToNumber(context, capacity, nil).rounded()) ?? Int.max

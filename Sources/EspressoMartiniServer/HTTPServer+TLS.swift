@@ -35,7 +35,8 @@ extension HTTPServer {
 
     /// The callback libmicrohttpd gets with `tls`, nil without.
     var certificateCallback: UnsafeMutableRawPointer? {
-        configuration.tls == nil ? nil : unsafeBitCast(TLSHandshakeCertificate.callback, to: UnsafeMutableRawPointer.self)
+        configuration.tls == nil
+            ? nil : unsafeBitCast(TLSHandshakeCertificate.callback, to: UnsafeMutableRawPointer.self)
     }
 
     /// `https` with `tls`, else `http`: for the listening line.

@@ -9,11 +9,14 @@ extension HTTPServer {
         inFlight.add(1, ordering: .relaxed)
         guard let uri else { return RequestState(target: "", query: "", timed: timed) }
         let mark = strchr(uri, Int32(UInt8(ascii: "?")))
-        return RequestState(target: keepsTargets ? String(cString: uri) : "", query: mark.map { String(cString: $0 + 1) } ?? "", timed: timed)
+        return RequestState(
+            target: keepsTargets ? String(cString: uri) : "", query: mark.map { String(cString: $0 + 1) } ?? "",
+            timed: timed)
     }
 
     func received(
-        _ state: RequestState, on connection: HTTPConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, body: UnsafeRawBufferPointer
+        _ state: RequestState, on connection: HTTPConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        body: UnsafeRawBufferPointer
     ) -> Bool {
         receive(state, on: connection, url: url, method: method, body: body)
     }
@@ -21,7 +24,9 @@ extension HTTPServer {
     @inline(__always)
     func requestCompleted(_ state: RequestState) {
         state.bodySink?.requestEnded()
-        if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, stopping.load(ordering: .sequentiallyConsistent) {
+        if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+            stopping.load(ordering: .sequentiallyConsistent)
+        {
             drained.withLock { $0 = true }
             drained.broadcast()
         }
@@ -34,7 +39,8 @@ extension HTTPServer {
     /// end it is journaled and its decision carried out; after a resume, the decision goes on (what waited
     /// out its delay or its script, a forward whose answer has come).
     func receive(
-        _ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, body: UnsafeRawBufferPointer
+        _ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>, body: UnsafeRawBufferPointer
     ) -> Bool {
         connection.loop.assertInEventLoop()
         if state.phase == .started {
@@ -65,7 +71,10 @@ extension HTTPServer {
 
     /// Once the headers are in: the tree that will decide the request, its session, and its plan, or how much
     /// of its body to keep before it is planned.
-    private func planAtHeaders(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) {
+    private func planAtHeaders(
+        _ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>
+    ) {
         let tree = service.tree
         state.tree = tree
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
@@ -99,7 +108,8 @@ extension HTTPServer {
         if keep > 0 { state.body.append(contentsOf: body.prefix(keep)) }
         if let sink = state.bodySink {
             sink.push(body)
-        } else if state.phase == .awaitingBody, state.awaitedRoute != nil, state.bodySize > VariantConditions.bodyLimit {
+        } else if state.phase == .awaitingBody, state.awaitedRoute != nil, state.bodySize > VariantConditions.bodyLimit
+        {
             decideWithBody(state, on: connection)
             if keep < body.count { state.bodySink?.push(UnsafeRawBufferPointer(rebasing: body[keep...])) }
         }
@@ -110,13 +120,16 @@ extension HTTPServer {
         guard var request = state.request else { return }
         if state.bodySize > 0 { request.body = state.body }
         request.bodySize = state.bodySize
-        decide(decider.plan(request, tree: state.tree!, route: state.awaitedRoute), for: request, state: state, on: connection)
+        decide(
+            decider.plan(request, tree: state.tree!, route: state.awaitedRoute), for: request, state: state,
+            on: connection)
         state.request = request
         state.awaitedRoute = nil
     }
 
     /// Commits `plan`: the decision, and where the rest of the body goes.
-    private func decide(_ plan: Plan, for request: Request, state: RequestState, on connection: some RequestConnection) {
+    private func decide(_ plan: Plan, for request: Request, state: RequestState, on connection: some RequestConnection)
+    {
         let decision = decider.commit(plan, for: request, tree: state.tree!)
         state.phase = .decided
         state.bodySink = sender.bodySink(for: decision, answering: request, state: state, on: connection)
@@ -126,15 +139,20 @@ extension HTTPServer {
     /// Journals the request as decided (the admin API's requests are not), with the start of its body.
     private func record(_ request: Request, answeredBy decision: Decision, state: RequestState) {
         guard let journal, !decision.isAdmin else { return }
-        let body = state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
+        let body =
+            state.body.count > JournalEntry.bodyLimit ? Array(state.body.prefix(JournalEntry.bodyLimit)) : state.body
         state.journalEntry = journal.record(request, answeredBy: decision, body: body, bodySize: state.bodySize)
     }
 
     /// The request as its headers say, with its session; the body is added once it is in, when it is read.
-    private func makeRequest(_ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> Request {
+    private func makeRequest(
+        _ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>
+    ) -> Request {
         let knownMethod = HTTPMethod(requestMethod: method)
         var request = Request(
-            method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url), rawQuery: state.query,
+            method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
+            rawQuery: state.query,
             headers: connection.headers, body: nil, bodySize: 0
         )
         // Looked up where the connection keeps the headers: a request without it pays this one lookup.
@@ -142,7 +160,8 @@ extension HTTPServer {
             switch SessionName(headerValue: value) {
             case .none: break
             case .named(let name): request.session = service.sessions.session(named: name)
-            case .refused(let reason): request.sessionRefusal = SessionName.refusal(reason, header: configuration.sessionHeader)
+            case .refused(let reason):
+                request.sessionRefusal = SessionName.refusal(reason, header: configuration.sessionHeader)
             }
         }
         return request

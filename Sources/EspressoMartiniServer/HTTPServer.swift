@@ -48,7 +48,8 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
     /// `"proxy"`, requests go to its target through libcurl (loaded now), and with its `record`, `recorder`
     /// writes the answers into the tree. Throws when libcurl cannot be loaded or the recording cannot start.
     public init(
-        configuration: ServerConfiguration, service: TreeService, decider: Decider, journal: RequestJournal?, scripts: any ScriptEngine,
+        configuration: ServerConfiguration, service: TreeService, decider: Decider, journal: RequestJournal?,
+        scripts: any ScriptEngine,
         accessLog: AccessLog?, recorder: ExchangeRecorder? = nil, logger: Logger = Logger(label: "espressomartini")
     ) throws(StartError) {
         self.configuration = configuration
@@ -60,9 +61,12 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
         if let proxy = configuration.proxy {
             do {
                 if proxy.records, let recorder {
-                    recording = try RecordingWriter(recorder: recorder, reloading: proxy.forwards == .misses ? service : nil, logger: logger)
+                    recording = try RecordingWriter(
+                        recorder: recorder, reloading: proxy.forwards == .misses ? service : nil, logger: logger)
                 }
-                forwarder = try Forwarder(proxy: proxy, scheme: configuration.tls == nil ? "http" : "https", recording: recording, logger: logger)
+                forwarder = try Forwarder(
+                    proxy: proxy, scheme: configuration.tls == nil ? "http" : "https", recording: recording,
+                    logger: logger)
             } catch {
                 _ = recording?.finish()
                 throw StartError(description: "\(error)")
@@ -70,7 +74,8 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
         }
         self.forwarder = forwarder
         self.recording = recording
-        sender = Sender(accessLog: accessLog, journal: journal, cors: configuration.cors, scripts: scripts, forwarder: forwarder)
+        sender = Sender(
+            accessLog: accessLog, journal: journal, cors: configuration.cors, scripts: scripts, forwarder: forwarder)
         timed = accessLog != nil
         sessionHeader = configuration.sessionHeader.utf8CString.map { $0 }
         keepsTargets = forwarder != nil
@@ -87,21 +92,26 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
         for _ in 0..<Self.coreCount {
             guard let loop = ServingLoop() else {
                 close(socket.descriptor)
-                throw StartError(description: "cannot start the HTTP listener on \(socket.address): no epoll set can be made")
+                throw StartError(
+                    description: "cannot start the HTTP listener on \(socket.address): no epoll set can be made")
             }
             if let forwarder {
                 guard let lane = forwarder.makeLane(on: loop) else {
                     close(socket.descriptor)
-                    throw StartError(description: "cannot start forwarding to \(forwarder.proxy.target): no HTTP client can be made")
+                    throw StartError(
+                        description: "cannot start forwarding to \(forwarder.proxy.target): no HTTP client can be made")
                 }
                 loop.lane = lane
             }
             loops.append(loop)
         }
-        guard let daemon = HTTPDaemon(
-            socket: socket.descriptor, ipv6: socket.isIPv6, connectionTimeout: configuration.connectionTimeout,
-            connectionLimit: connectionLimit, handler: self, tlsCertificateCallback: certificateCallback, loops: loops
-        ) else {
+        guard
+            let daemon = HTTPDaemon(
+                socket: socket.descriptor, ipv6: socket.isIPv6, connectionTimeout: configuration.connectionTimeout,
+                connectionLimit: connectionLimit, handler: self, tlsCertificateCallback: certificateCallback,
+                loops: loops
+            )
+        else {
             close(socket.descriptor)
             throw StartError(description: "cannot start the HTTP listener on \(socket.address)")
         }
@@ -153,8 +163,9 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
     /// Returns once no request is in flight, or after `limit`.
     private func waitUntilDrained(for seconds: Double) {
         let deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(seconds)
-        drained.wait(until: { _ in
-            inFlight.load(ordering: .sequentiallyConsistent) == 0 || MonotonicClock.now() >= deadline
-        }, wakingAt: { _ in deadline })
+        drained.wait(
+            until: { _ in
+                inFlight.load(ordering: .sequentiallyConsistent) == 0 || MonotonicClock.now() >= deadline
+            }, wakingAt: { _ in deadline })
     }
 }

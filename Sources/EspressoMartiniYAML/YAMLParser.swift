@@ -16,7 +16,10 @@ public struct YAMLParser: JSONParser {
         switch YAMLReader.read(bytes, valueLimit: valueLimit) {
         case .success(let value): .success(value)
         case .failure(.invalid(let problem)): .failure(problem)
-        case .failure(.unavailable): .failure(JSONSyntaxError(position: SourcePosition(line: 1, column: 1), message: "libyaml could not start a parser"))
+        case .failure(.unavailable):
+            .failure(
+                JSONSyntaxError(
+                    position: SourcePosition(line: 1, column: 1), message: "libyaml could not start a parser"))
         }
     }
 }

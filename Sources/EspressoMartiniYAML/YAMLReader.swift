@@ -30,9 +30,12 @@ public enum YAMLReader {
         let deleteEvent: EMYAMLEventDelete
     }
 
-    private static let library = try? DynamicLibrary.load(libraryName, package: "libyaml-0-2", neededBy: "reading YAML needs libyaml") { yaml in
+    private static let library = try? DynamicLibrary.load(
+        libraryName, package: "libyaml-0-2", neededBy: "reading YAML needs libyaml"
+    ) { yaml in
         Library(
-            initialize: yaml("yaml_parser_initialize"), delete: yaml("yaml_parser_delete"), setInput: yaml("yaml_parser_set_input_string"),
+            initialize: yaml("yaml_parser_initialize"), delete: yaml("yaml_parser_delete"),
+            setInput: yaml("yaml_parser_set_input_string"),
             parse: yaml("yaml_parser_parse"), deleteEvent: yaml("yaml_event_delete")
         )
     }.get()
@@ -60,7 +63,9 @@ public enum YAMLReader {
         return bytes.withUnsafeBufferPointer { input in
             library.setInput(&parser, input.baseAddress, input.count)
             var reader = EventReader(library: library, parser: &parser, valueLimit: valueLimit)
-            guard let document = reader.document() else { return .failure(.invalid(reader.problem ?? reader.parserProblem())) }
+            guard let document = reader.document() else {
+                return .failure(.invalid(reader.problem ?? reader.parserProblem()))
+            }
             return .success(document)
         }
     }
@@ -126,30 +131,37 @@ public enum YAMLReader {
         mutating func value(ended: inout Bool) -> JSONValue? {
             nodes += 1
             let nodesBefore = nodes - 1
-            enum Start { case scalar(JSONValue, anchor: String?), alias(String), sequence(String?), mapping(String?), end, other }
+            enum Start {
+                case scalar(JSONValue, anchor: String?), alias(String), sequence(String?), mapping(String?), end, other
+            }
             var mark = yaml_mark_t()
-            guard let start = next({ event -> Start in
-                mark = event.start_mark
-                switch event.type {
-                case YAML_SCALAR_EVENT:
-                    let scalar = event.data.scalar
-                    let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-                    let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
-                    return .scalar(plain ? Self.resolve(text) : .string(text), anchor: Self.text(scalar.anchor))
-                case YAML_ALIAS_EVENT: return .alias(Self.text(event.data.alias.anchor) ?? "")
-                case YAML_SEQUENCE_START_EVENT: return .sequence(Self.text(event.data.sequence_start.anchor))
-                case YAML_MAPPING_START_EVENT: return .mapping(Self.text(event.data.mapping_start.anchor))
-                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT, YAML_DOCUMENT_END_EVENT: return .end
-                default: return .other
-                }
-            }) else { return nil }
+            guard
+                let start = next({ event -> Start in
+                    mark = event.start_mark
+                    switch event.type {
+                    case YAML_SCALAR_EVENT:
+                        let scalar = event.data.scalar
+                        let text = String(
+                            decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                        let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
+                        return .scalar(plain ? Self.resolve(text) : .string(text), anchor: Self.text(scalar.anchor))
+                    case YAML_ALIAS_EVENT: return .alias(Self.text(event.data.alias.anchor) ?? "")
+                    case YAML_SEQUENCE_START_EVENT: return .sequence(Self.text(event.data.sequence_start.anchor))
+                    case YAML_MAPPING_START_EVENT: return .mapping(Self.text(event.data.mapping_start.anchor))
+                    case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT, YAML_DOCUMENT_END_EVENT: return .end
+                    default: return .other
+                    }
+                })
+            else { return nil }
             guard nodes <= valueLimit else { return tooManyValues(at: mark) }
             switch start {
             case .scalar(let value, let anchor):
                 if let anchor { anchors[anchor] = (value, 1) }
                 return value
             case .alias(let name):
-                guard let anchored = anchors[name] else { return stop(at: mark, "invalid YAML: the alias *\(name) names no anchor before it") }
+                guard let anchored = anchors[name] else {
+                    return stop(at: mark, "invalid YAML: the alias *\(name) names no anchor before it")
+                }
                 nodes += anchored.nodes
                 return nodes <= valueLimit ? anchored.value : tooManyValues(at: mark)
             case .sequence(let anchor):
@@ -219,7 +231,9 @@ public enum YAMLReader {
             if text.hasPrefix("0x"), let integer = Int64(text.dropFirst(2), radix: 16) { return .integer(integer) }
             if text.hasPrefix("0o"), let integer = Int64(text.dropFirst(2), radix: 8) { return .integer(integer) }
             let numberCharacters = Set("0123456789+-.eE")
-            if text.contains(where: \.isNumber), text.allSatisfy(numberCharacters.contains), let number = Double(text), number.isFinite {
+            if text.contains(where: \.isNumber), text.allSatisfy(numberCharacters.contains), let number = Double(text),
+                number.isFinite
+            {
                 return .real(number)
             }
             return .string(text)

@@ -13,7 +13,10 @@ enum EspressoMartiniCommand {
             A folder tree is the whole configuration: network-exchanges/api/user/POST/configuration.json \
             holds the responses for POST /api/user.
             """,
-        subcommands: [Run.definition, Record.definition, Endpoints.definition, Explain.definition, Init.definition, Import.definition],
+        subcommands: [
+            Run.definition, Record.definition, Endpoints.definition, Explain.definition, Init.definition,
+            Import.definition,
+        ],
         make: nil
     )
 

@@ -65,7 +65,8 @@ final class LogWriter: Sendable {
     /// and their turns at the lock in the other: lines are in the backlog's order, to the millisecond.
     /// The writer thread is signalled only when it sleeps: a busy server pays no system call a line.
     private func appendLine(_ level: Logger.Level, longest: Int, _ body: (inout LineBuffer) -> Void) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StandardErrorLogHandler.prefixLimit + longest + 1) { memory in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StandardErrorLogHandler.prefixLimit + longest + 1) {
+            memory in
             var line = LineBuffer(memory)
             StandardErrorLogHandler.appendPrefix(level, to: &line)
             body(&line)
@@ -97,7 +98,10 @@ final class LogWriter: Sendable {
             // Kept for the next swap, unless a burst made it larger than one window of a busy server's lines.
             if spare.capacity > Self.keptCapacity { spare = [] } else { spare.removeAll(keepingCapacity: true) }
             if dropped > 0 {
-                Self.write(Array("espressomartini: \(dropped) log lines dropped: standard error was not read fast enough\n".utf8))
+                Self.write(
+                    Array(
+                        "espressomartini: \(dropped) log lines dropped: standard error was not read fast enough\n".utf8)
+                )
             }
         }
     }

@@ -7,10 +7,12 @@ import EspressoMartiniScripting
 struct SourceOptions {
     static let configurationOption = OptionDefinition.option(
         "configuration", valueName: "file",
-        help: "The server configuration file (default: configuration.json in the current folder, if there is one).", completion: .files
+        help: "The server configuration file (default: configuration.json in the current folder, if there is one).",
+        completion: .files
     )
     static let requestsFolderOption = OptionDefinition.option(
-        "requests-folder", valueName: "dir", help: "The requests folder (default: network-exchanges beside the configuration file).",
+        "requests-folder", valueName: "dir",
+        help: "The requests folder (default: network-exchanges beside the configuration file).",
         completion: .directories
     )
     static let options = [configurationOption, requestsFolderOption]
@@ -29,7 +31,8 @@ struct SourceOptions {
         if let file = self.configuration {
             (configuration, diagnostics) = ServerConfiguration.load(file: file, parser: JanssonParser())
         } else if FileSystem.kind(of: ServerConfiguration.defaultFileName) != nil {
-            (configuration, diagnostics) = ServerConfiguration.load(file: ServerConfiguration.defaultFileName, parser: JanssonParser())
+            (configuration, diagnostics) = ServerConfiguration.load(
+                file: ServerConfiguration.defaultFileName, parser: JanssonParser())
         }
         if let folder = requestsFolder { configuration.requestsFolder = folder }
         return (configuration, diagnostics)
@@ -40,7 +43,8 @@ struct SourceOptions {
     func loadTree(outcome: String) throws(ExitStatus) -> (configuration: ServerConfiguration, tree: ExchangeTree) {
         var (configuration, diagnostics) = resolve()
         let checker = JavaScriptCoreChecker(limits: ScriptLimits(configuration), parser: JanssonParser())
-        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser(), scriptChecker: checker).load(folder: configuration.requestsFolder)
+        let (tree, treeDiagnostics) = TreeLoader(parser: JanssonParser(), scriptChecker: checker).load(
+            folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         try DiagnosticsReport.check(diagnostics, outcome: outcome)
         guard let tree else { throw .configurationError }

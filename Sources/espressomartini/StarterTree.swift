@@ -25,57 +25,67 @@ struct StarterTree {
         let exchangeSchema = "file://" + schemaFolder + "/exchange-configuration.schema.json"
         let serverSchema = "file://" + schemaFolder + "/server-configuration.schema.json"
         return [
-            File(path: "configuration.json", text: """
-                {
-                  "$schema": "\(serverSchema)",
-                  "hostname": "127.0.0.1",
-                  "port": \(Self.port),
-                  "requests_folder": "network-exchanges",
-                  "headers": {
-                    "X-Mock-Server": "espressomartini"
-                  }
-                }
+            File(
+                path: "configuration.json",
+                text: """
+                    {
+                      "$schema": "\(serverSchema)",
+                      "hostname": "127.0.0.1",
+                      "port": \(Self.port),
+                      "requests_folder": "network-exchanges",
+                      "headers": {
+                        "X-Mock-Server": "espressomartini"
+                      }
+                    }
 
-                """),
-            File(path: "network-exchanges/api/hello/GET/configuration.json", text: """
-                {
-                  "$schema": "\(exchangeSchema)",
-                  "response_file": "hello.json"
-                }
+                    """),
+            File(
+                path: "network-exchanges/api/hello/GET/configuration.json",
+                text: """
+                    {
+                      "$schema": "\(exchangeSchema)",
+                      "response_file": "hello.json"
+                    }
 
-                """),
-            File(path: "network-exchanges/api/hello/GET/hello.json", text: """
-                {
-                  "message": "Hello from espressomartini. Edit network-exchanges/api/hello/GET/hello.json and ask again."
-                }
+                    """),
+            File(
+                path: "network-exchanges/api/hello/GET/hello.json",
+                text: """
+                    {
+                      "message": "Hello from espressomartini. Edit network-exchanges/api/hello/GET/hello.json and ask again."
+                    }
 
-                """),
-            File(path: "network-exchanges/api/orders/POST/configuration.json", text: """
-                [
-                  {
-                    "status_code": 503,
-                    "headers": { "Retry-After": "1" },
-                    "body": { "error": "busy", "message": "The first order fails; send it again." }
-                  },
-                  {
-                    "status_code": 201,
-                    "headers": { "Location": "/api/orders/1" },
-                    "body": { "id": 1, "status": "created" }
-                  }
-                ]
+                    """),
+            File(
+                path: "network-exchanges/api/orders/POST/configuration.json",
+                text: """
+                    [
+                      {
+                        "status_code": 503,
+                        "headers": { "Retry-After": "1" },
+                        "body": { "error": "busy", "message": "The first order fails; send it again." }
+                      },
+                      {
+                        "status_code": 201,
+                        "headers": { "Location": "/api/orders/1" },
+                        "body": { "id": 1, "status": "created" }
+                      }
+                    ]
 
-                """),
-            File(path: "network-exchanges/api/orders/{id}/GET/configuration.json", text: """
-                {
-                  "$schema": "\(exchangeSchema)",
-                  "body": {
-                    "id": 1,
-                    "status": "created",
-                    "items": [{ "product": "espresso", "quantity": 2 }]
-                  }
-                }
+                    """),
+            File(
+                path: "network-exchanges/api/orders/{id}/GET/configuration.json",
+                text: """
+                    {
+                      "$schema": "\(exchangeSchema)",
+                      "body": {
+                        "id": 1,
+                        "status": "created",
+                        "items": [{ "product": "espresso", "quantity": 2 }]
+                      }
+                    }
 
-                """),
+                    """),
         ]
     }
 

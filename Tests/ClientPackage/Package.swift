@@ -8,9 +8,10 @@ let package = Package(
     name: "ClientPackage",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "espressomartini", path: "../.."),
+        .package(name: "espressomartini", path: "../..")
     ],
     targets: [
-        .testTarget(name: "ClientTests", dependencies: [.product(name: "EspressoMartiniClient", package: "espressomartini")]),
+        .testTarget(
+            name: "ClientTests", dependencies: [.product(name: "EspressoMartiniClient", package: "espressomartini")])
     ]
 )

@@ -5,7 +5,7 @@ import Testing
 @Suite("access log")
 struct AccessLogTests {
     static let exchanges: [String: TreeEntry] = [
-        "items/{id}/GET/configuration.json": #"[{"body": "1"}, {"status_code": 201, "body": "2"}, {"body": "3"}]"#,
+        "items/{id}/GET/configuration.json": #"[{"body": "1"}, {"status_code": 201, "body": "2"}, {"body": "3"}]"#
     ]
 
     @Test("one INFO line per request: method, path, status, route and position")
@@ -25,7 +25,9 @@ struct AccessLogTests {
         #expect(line.contains(" 201"))
         #expect(line.contains("/items/{id}"), "no route in: \(line)")
         #expect(line.contains("2/3"), "no position in: \(line)")
-        #expect(line.range(of: #"\d+(\.\d+)?\s*(ms|s|µs)"#, options: .regularExpression) != nil, "no time taken in: \(line)")
+        #expect(
+            line.range(of: #"\d+(\.\d+)?\s*(ms|s|µs)"#, options: .regularExpression) != nil, "no time taken in: \(line)"
+        )
 
         let first = await server.waitForStandardErrorLine { $0.contains("/items/7") }
         #expect(first?.contains("1/3") == true, "\(first ?? "none")")
@@ -61,7 +63,9 @@ struct AccessLogTests {
         ]
         #expect(lines.count == 3, "\(lines)")
         for (line, pattern) in zip(lines, expected) {
-            #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line.prefix(200)) does not match \(pattern.prefix(120))")
+            #expect(
+                line.range(of: pattern, options: .regularExpression) != nil,
+                "\(line.prefix(200)) does not match \(pattern.prefix(120))")
         }
     }
 

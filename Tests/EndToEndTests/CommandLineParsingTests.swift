@@ -24,22 +24,35 @@ struct CommandLineParsingTests {
         #expect(outcome.standardError.contains(usage), "\(arguments): \(outcome)")
     }
 
-    @Test("the program's own checks of values exit 64 with their message and the usage", arguments: [
-        (["run", "--port", "-1"], "--port must be from 0 to 65535"),
-        (["run", "--port=70000"], "--port must be from 0 to 65535"),
-        (["run", "--delay", "-1"], "--delay must be 0 or more seconds"),
-        (["run", "--delay", "-0.5", "--port", "0"], "--delay must be 0 or more seconds"),
-        (["run", "--log-level", "loud"], "--log-level must be one of TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL"),
-    ])
+    @Test(
+        "the program's own checks of values exit 64 with their message and the usage",
+        arguments: [
+            (["run", "--port", "-1"], "--port must be from 0 to 65535"),
+            (["run", "--port=70000"], "--port must be from 0 to 65535"),
+            (["run", "--delay", "-1"], "--delay must be 0 or more seconds"),
+            (["run", "--delay", "-0.5", "--port", "0"], "--delay must be 0 or more seconds"),
+            (
+                ["run", "--log-level", "loud"],
+                "--log-level must be one of TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL"
+            ),
+        ])
     func programChecks(arguments: [String], message: String) async throws {
         try await expectUsageError(arguments, message)
     }
 
-    @Test("the parser's mistakes exit 64, reported on standard error with the usage", arguments: [
-        (["run", "--prot", "1"], "Unknown option '--prot'. Did you mean '--port'?", runUsage),
-        (["endpoints", "--json=yes"], "The option '--json' does not take any value", "Usage: espressomartini endpoints"),
-        (["--generate-completion-script", "ksh"], "Can't generate completion scripts for 'ksh'", "Usage: espressomartini <subcommand>"),
-    ])
+    @Test(
+        "the parser's mistakes exit 64, reported on standard error with the usage",
+        arguments: [
+            (["run", "--prot", "1"], "Unknown option '--prot'. Did you mean '--port'?", runUsage),
+            (
+                ["endpoints", "--json=yes"], "The option '--json' does not take any value",
+                "Usage: espressomartini endpoints"
+            ),
+            (
+                ["--generate-completion-script", "ksh"], "Can't generate completion scripts for 'ksh'",
+                "Usage: espressomartini <subcommand>"
+            ),
+        ])
     func parserMistakes(arguments: [String], message: String, usage: String) async throws {
         try await expectUsageError(arguments, message, usage: usage)
     }
@@ -48,19 +61,23 @@ struct CommandLineParsingTests {
     func lastWinsInTheServer() async throws {
         let tree = try TemporaryTree(exchanges: ["ping/GET/": .folder])
         defer { tree.remove() }
-        let server = try await ServerProcess.start(["run", "--port", "70000", "--port=0", "--log-level=error"], in: tree.url)
+        let server = try await ServerProcess.start(
+            ["run", "--port", "70000", "--port=0", "--log-level=error"], in: tree.url)
         defer { server.stop() }
         #expect(server.port > 0)
         #expect(try await server.client.get("/ping").statusCode == 200)
     }
 
-    static let shells: [(name: String, path: String)] = [("bash", "/bin/bash"), ("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")]
+    static let shells: [(name: String, path: String)] = [
+        ("bash", "/bin/bash"), ("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish"),
+    ]
 
     @Test("each completion script is valid for its shell (when the shell is installed)", arguments: shells)
     func completionScriptsParse(shell: String, path: String) async throws {
         guard FileManager.default.isExecutableFile(atPath: path) else { return }
         let script = try await outcome(["--generate-completion-script", shell]).standardOutput
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-completion-\(UUID().uuidString).\(shell)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-completion-\(UUID().uuidString).\(shell)")
         try Data(script.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let check = Process()

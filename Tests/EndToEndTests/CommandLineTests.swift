@@ -34,7 +34,9 @@ struct CommandLineTests {
             #expect(outcome.standardOutput.contains("run"))
             #expect(outcome.standardOutput.contains("endpoints"))
         case "run":
-            for flag in ["--configuration", "--requests-folder", "--hostname", "--port", "--delay", "--log-level", "--version"] {
+            for flag in [
+                "--configuration", "--requests-folder", "--hostname", "--port", "--delay", "--log-level", "--version",
+            ] {
                 #expect(outcome.standardOutput.contains(flag), "run --help does not mention \(flag)")
             }
         default:

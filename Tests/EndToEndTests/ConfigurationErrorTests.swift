@@ -18,9 +18,12 @@ struct ConfigurationErrorTests {
         ])
     }
 
-    nonisolated(unsafe) static let diagnosticLine = /(?<path>[^:]+)(:(?<line>\d+):(?<column>\d+))?: (?<severity>error|warning): (?<message>.+)/
+    nonisolated(unsafe) static let diagnosticLine =
+        /(?<path>[^:]+)(:(?<line>\d+):(?<column>\d+))?: (?<severity>error|warning): (?<message>.+)/
 
-    @Test("every error is reported with path, line and column, then a summary; exit 78; stdout empty", arguments: commands)
+    @Test(
+        "every error is reported with path, line and column, then a summary; exit 78; stdout empty", arguments: commands
+    )
     func everyErrorReported(command: [String]) async throws {
         let tree = try Self.brokenTree()
         defer { tree.remove() }
@@ -41,7 +44,9 @@ struct ConfigurationErrorTests {
 
         let syntax = try #require(byPath["network-exchanges/b/POST/configuration.json"], "\(outcome)")
         #expect(syntax.line == "1")
-        #expect(syntax.column.flatMap { Int($0) }.map { (11...14).contains($0) } == true, "column \(syntax.column ?? "none")")
+        #expect(
+            syntax.column.flatMap { Int($0) }.map { (11...14).contains($0) } == true,
+            "column \(syntax.column ?? "none")")
 
         let missingFile = try #require(byPath["network-exchanges/c/GET/configuration.json"], "\(outcome)")
         #expect(missingFile.line != nil)
@@ -70,11 +75,20 @@ struct ConfigurationErrorTests {
         #expect(outcome.standardOutput.isEmpty)
         let diagnostics = outcome.standardErrorLines.compactMap { $0.wholeMatch(of: Self.diagnosticLine) }
         let errors = diagnostics.filter { $0.severity == "error" }
-        #expect(errors.contains { $0.path == "configuration.json" && $0.line == "2" && $0.message.contains("port") }, "\(outcome)")
-        #expect(errors.contains { $0.path == "configuration.json" && $0.line == "3" && $0.message.contains("loud") }, "\(outcome)")
-        #expect(errors.contains { $0.path == "network-exchanges/a/GET/configuration.json" && $0.message.contains("delay") }, "\(outcome)")
         #expect(
-            diagnostics.contains { $0.severity == "warning" && $0.path == "configuration.json" && $0.line == "4" && $0.message.contains("colour") },
+            errors.contains { $0.path == "configuration.json" && $0.line == "2" && $0.message.contains("port") },
+            "\(outcome)")
+        #expect(
+            errors.contains { $0.path == "configuration.json" && $0.line == "3" && $0.message.contains("loud") },
+            "\(outcome)")
+        #expect(
+            errors.contains { $0.path == "network-exchanges/a/GET/configuration.json" && $0.message.contains("delay") },
+            "\(outcome)")
+        #expect(
+            diagnostics.contains {
+                $0.severity == "warning" && $0.path == "configuration.json" && $0.line == "4"
+                    && $0.message.contains("colour")
+            },
             "\(outcome)"
         )
         #expect(outcome.standardErrorLines.last?.contains("3 errors") == true, "\(outcome)")
@@ -104,7 +118,8 @@ struct ConfigurationErrorTests {
     func missingConfigurationFile(command: [String]) async throws {
         let tree = try TemporaryTree(exchanges: ["ok/GET/": .folder])
         defer { tree.remove() }
-        let outcome = try await ServerProcess.runToCompletion(command + ["--configuration", "nothere.json"], in: tree.url)
+        let outcome = try await ServerProcess.runToCompletion(
+            command + ["--configuration", "nothere.json"], in: tree.url)
         #expect(outcome.exitCode == 78, "\(outcome)")
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.standardErrorLines.contains { $0.hasPrefix("nothere.json: error: ") }, "\(outcome)")
@@ -114,12 +129,29 @@ struct ConfigurationErrorTests {
     static let brokenTrees: [(name: String, exchanges: [String: TreeEntry], blamed: String)] = [
         ("GET and get side by side", ["x/GET/": .folder, "x/get/": .folder], "network-exchanges/x/"),
         ("{id} beside *", ["x/{id}/GET/": .folder, "x/*/GET/": .folder], "network-exchanges/x/"),
-        ("reserved __espressomartini folder", ["__espressomartini/health/GET/": .folder], "network-exchanges/__espressomartini"),
+        (
+            "reserved __espressomartini folder", ["__espressomartini/health/GET/": .folder],
+            "network-exchanges/__espressomartini"
+        ),
         ("a folder below **", ["files/**/more/GET/": .folder], "network-exchanges/files/**/more"),
-        ("response_file and body together", ["x/GET/configuration.json": #"{"body": "a", "response_file": "f.txt"}"#, "x/GET/f.txt": "f"], "network-exchanges/x/GET/configuration.json"),
-        ("response_file outside the requests folder", ["x/GET/configuration.json": #"{"response_file": "../../../secret.txt"}"#], "network-exchanges/x/GET/configuration.json"),
-        ("an empty array of responses", ["x/GET/configuration.json": "[]"], "network-exchanges/x/GET/configuration.json"),
-        ("status_code out of range", ["x/GET/configuration.json": #"{"status_code": 100}"#], "network-exchanges/x/GET/configuration.json"),
+        (
+            "response_file and body together",
+            ["x/GET/configuration.json": #"{"body": "a", "response_file": "f.txt"}"#, "x/GET/f.txt": "f"],
+            "network-exchanges/x/GET/configuration.json"
+        ),
+        (
+            "response_file outside the requests folder",
+            ["x/GET/configuration.json": #"{"response_file": "../../../secret.txt"}"#],
+            "network-exchanges/x/GET/configuration.json"
+        ),
+        (
+            "an empty array of responses", ["x/GET/configuration.json": "[]"],
+            "network-exchanges/x/GET/configuration.json"
+        ),
+        (
+            "status_code out of range", ["x/GET/configuration.json": #"{"status_code": 100}"#],
+            "network-exchanges/x/GET/configuration.json"
+        ),
     ]
 
     @Test("load errors of the tree stop run and endpoints with 78", arguments: 0..<brokenTrees.count)
@@ -157,7 +189,9 @@ struct ConfigurationErrorTests {
         #expect(response.statusCode == 200)
         #expect(response.text == "ok")
         let warning = server.standardError.split(separator: "\n").first { $0.contains(": warning: ") }
-        #expect(warning?.hasPrefix("network-exchanges/x/GET/configuration.json:1:2: warning: ") == true, "\(server.standardError)")
+        #expect(
+            warning?.hasPrefix("network-exchanges/x/GET/configuration.json:1:2: warning: ") == true,
+            "\(server.standardError)")
         #expect(warning?.contains("status_code") == true)
     }
 }

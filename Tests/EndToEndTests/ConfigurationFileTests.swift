@@ -17,12 +17,15 @@ struct ConfigurationFileTests {
         let outcome = server.stop()
         #expect(outcome.exitCode == 0)
         #expect(!outcome.standardError.contains("warning"), "\(outcome.standardError)")
-        #expect(!outcome.standardError.contains("/ping"), "logLevel Error did not silence the access log:\n\(outcome.standardError)")
+        #expect(
+            !outcome.standardError.contains("/ping"),
+            "logLevel Error did not silence the access log:\n\(outcome.standardError)")
     }
 
     @Test("an unknown key is a warning naming it and the closest known key; the server still starts")
     func unknownKeyWarning() async throws {
-        let tree = try TemporaryTree(exchanges: ["ping/GET/": .folder], configuration: "{\n  \"hostnme\": \"127.0.0.1\"\n}\n")
+        let tree = try TemporaryTree(
+            exchanges: ["ping/GET/": .folder], configuration: "{\n  \"hostnme\": \"127.0.0.1\"\n}\n")
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
@@ -41,7 +44,10 @@ struct ConfigurationFileTests {
             let outcome = try await ServerProcess.runToCompletion(["run", "--port", "0"], in: tree.url)
             #expect(outcome.exitCode == 78, "\(outcome)")
             #expect(outcome.standardOutput.isEmpty)
-            #expect(outcome.standardErrorLines.contains { $0.hasPrefix("configuration.json:\(line):") && $0.contains(": error: ") }, "\(outcome)")
+            #expect(
+                outcome.standardErrorLines.contains {
+                    $0.hasPrefix("configuration.json:\(line):") && $0.contains(": error: ")
+                }, "\(outcome)")
         }
     }
 }

@@ -10,7 +10,7 @@ struct DelayTests {
     @Test("a response's delay is waited before it is answered; the next response has none")
     func responseDelay() async throws {
         let tree = try TemporaryTree(exchanges: [
-            "slow/GET/configuration.json": #"[{"delay": 1, "body": "slow"}, {"body": "quick"}]"#,
+            "slow/GET/configuration.json": #"[{"delay": 1, "body": "slow"}, {"body": "quick"}]"#
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -39,9 +39,12 @@ struct DelayTests {
         #expect(try plain.get().text == "plain")
         #expect(plain.elapsed >= .seconds(1), "the global delay was not applied: \(plain.elapsed)")
         #expect(try zero.get().text == "zero")
-        #expect(zero.elapsed < .milliseconds(800), "a response delay of 0 must override the global delay: \(zero.elapsed)")
+        #expect(
+            zero.elapsed < .milliseconds(800), "a response delay of 0 must override the global delay: \(zero.elapsed)")
         #expect(try longer.get().text == "longer")
-        #expect(longer.elapsed >= .milliseconds(1500), "the response's own delay must override the global one: \(longer.elapsed)")
+        #expect(
+            longer.elapsed >= .milliseconds(1500),
+            "the response's own delay must override the global one: \(longer.elapsed)")
     }
 
     @Test("the global delay from the configuration file; a response's delay overrides it")
@@ -80,7 +83,9 @@ struct DelayTests {
             return (batch, fast, batch.finishedCount)
         }
         #expect(try fast.get().text == "fast")
-        #expect(fast.elapsed < .milliseconds(500), "a request to another route waited \(fast.elapsed) behind the delayed ones")
+        #expect(
+            fast.elapsed < .milliseconds(500),
+            "a request to another route waited \(fast.elapsed) behind the delayed ones")
         #expect(finishedBeforeFast == 0, "\(finishedBeforeFast) delayed requests finished before the fast one")
 
         let results = try await batch.results()
@@ -109,14 +114,18 @@ struct DelayTests {
             usleep(100_000)
             return (batch, client.timedBlocking("GET", "/fast"))
         }
-        #expect(fast.elapsed < .milliseconds(400), "a request to another route waited \(fast.elapsed) behind the delayed ones")
+        #expect(
+            fast.elapsed < .milliseconds(400),
+            "a request to another route waited \(fast.elapsed) behind the delayed ones")
         let results = try await batch.results()
         for result in results {
             #expect(try result.get().text == "uneven")
             #expect(result.elapsed >= .milliseconds(500), "answered before the range's min: \(result.elapsed)")
         }
         let elapsed = results.map(\.elapsed).sorted()
-        #expect(elapsed.last! < .milliseconds(2300), "the 64 delayed requests took \(elapsed.last!) in all: delays hold threads")
+        #expect(
+            elapsed.last! < .milliseconds(2300),
+            "the 64 delayed requests took \(elapsed.last!) in all: delays hold threads")
         // Uniform draws: the fastest quarter and the slowest quarter lie far apart.
         #expect(elapsed[48] - elapsed[16] > .milliseconds(250), "waits not spread: \(elapsed[16]) … \(elapsed[48])")
     }

@@ -14,11 +14,11 @@ struct EndpointsCommandTests {
             "files/**/GET/x.bin": .bytes([0, 1, 2]),
             "orders/{id}/PUT/": .folder,
             "users/GET/configuration.json": """
-                [
-                  {"status_code": 202, "body": {"state": "pending"}},
-                  {"status_code": 200, "response_file": "done.json", "headers": {"Set-Cookie": ["a=1", "b=2"], "X-One": "1"}, "delay": 1.5}
-                ]
-                """,
+            [
+              {"status_code": 202, "body": {"state": "pending"}},
+              {"status_code": 200, "response_file": "done.json", "headers": {"Set-Cookie": ["a=1", "b=2"], "X-One": "1"}, "delay": 1.5}
+            ]
+            """,
             "users/GET/done.json": #"{"state": "done"}"#,
             "users/POST/configuration.json": #"{"status_code": 201, "body": "created"}"#,
             "users/delete/": .folder,
@@ -71,13 +71,16 @@ struct EndpointsCommandTests {
         #expect(!outcome.standardOutput.contains("warning"))
     }
 
-    @Test("--json: an array of {method, route, folder, responses[{status_code, headers, response_file|body, delay}], sequence}")
+    @Test(
+        "--json: an array of {method, route, folder, responses[{status_code, headers, response_file|body, delay}], sequence}"
+    )
     func jsonListing() async throws {
         let tree = try Self.tree()
         defer { tree.remove() }
         let outcome = try await ServerProcess.runToCompletion(["endpoints", "--json"], in: tree.url)
         #expect(outcome.exitCode == 0, "\(outcome)")
-        let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]], "\(outcome)")
+        let exchanges = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]], "\(outcome)")
         try #require(exchanges.count == Self.expectedOrder.count)
         for (exchange, expected) in zip(exchanges, Self.expectedOrder) {
             #expect(Set(exchange.keys) == ["method", "route", "folder", "responses", "sequence"], "\(exchange)")
@@ -126,7 +129,9 @@ struct EndpointsCommandTests {
         defer { tree.remove() }
         let text = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
         #expect(text.exitCode == 0, "\(text)")
-        #expect(text.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || !text.standardOutput.contains("/"))
+        #expect(
+            text.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                || !text.standardOutput.contains("/"))
         let json = try await ServerProcess.runToCompletion(["endpoints", "--json"], in: tree.url)
         #expect(json.exitCode == 0, "\(json)")
         let array = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [Any]
@@ -137,23 +142,26 @@ struct EndpointsCommandTests {
     func faultsDelayRangesAndModes() async throws {
         let tree = try TemporaryTree(exchanges: [
             "flaky/GET/configuration.json": """
-                {"sequence": "loop", "responses": [
-                  {"fault": "connection_reset"},
-                  {"status_code": 200, "body": "ok", "delay": {"min": 0.1, "max": 2}}
-                ]}
-                """,
-            "once/GET/configuration.json": #"{"sequence": "once", "responses": [{"fault": "truncated_body", "body": "abcd"}]}"#,
+            {"sequence": "loop", "responses": [
+              {"fault": "connection_reset"},
+              {"status_code": 200, "body": "ok", "delay": {"min": 0.1, "max": 2}}
+            ]}
+            """,
+            "once/GET/configuration.json":
+                #"{"sequence": "once", "responses": [{"fault": "truncated_body", "body": "abcd"}]}"#,
         ])
         defer { tree.remove() }
         let text = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
         #expect(text.exitCode == 0, "\(text)")
-        #expect(text.standardOutput == """
-            GET  /flaky  1: 200 no body fault connection_reset · 2: 200 body "ok" delay 0.1–2s (sequence loop)
-            GET  /once   1: 200 body "abcd" fault truncated_body (sequence once)
+        #expect(
+            text.standardOutput == """
+                GET  /flaky  1: 200 no body fault connection_reset · 2: 200 body "ok" delay 0.1–2s (sequence loop)
+                GET  /once   1: 200 body "abcd" fault truncated_body (sequence once)
 
-            """, "\(text.standardOutput)")
+                """, "\(text.standardOutput)")
         let json = try await ServerProcess.runToCompletion(["endpoints", "--json"], in: tree.url)
-        let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]], "\(json)")
+        let exchanges = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]], "\(json)")
         #expect(exchanges.map { $0["sequence"] as? String } == ["loop", "once"])
         let flaky = try #require(exchanges.first?["responses"] as? [[String: Any]])
         #expect(flaky[0]["fault"] as? String == "connection_reset")

@@ -10,7 +10,8 @@ struct FaultTests {
     static let exchanges: [String: TreeEntry] = [
         "reset/GET/configuration.json": #"{"fault": "connection_reset", "body": "never"}"#,
         "empty/GET/configuration.json": #"{"fault": "empty_response"}"#,
-        "truncated/GET/configuration.json": .text(#"{"fault": "truncated_body", "status_code": 201, "headers": {"X-Cut": "yes"}, "body": "\#(body)"}"#),
+        "truncated/GET/configuration.json": .text(
+            #"{"fault": "truncated_body", "status_code": 201, "headers": {"X-Cut": "yes"}, "body": "\#(body)"}"#),
         "truncated-file/GET/configuration.json": #"{"fault": "truncated_body", "response_file": "big.txt"}"#,
         "truncated-file/GET/big.txt": .text(String(repeating: "abcdefghij", count: 10_000)),
         "slow-reset/GET/configuration.json": #"[{"fault": "connection_reset", "delay": 0.5}, {"body": "fine"}]"#,
@@ -46,10 +47,12 @@ struct FaultTests {
         #expect(socket.receive() == .endOfStream)
     }
 
-    @Test("truncated_body: status and headers with the full Content-Length, then half the body, then the end", arguments: [
-        ("/truncated", 201, 1000),
-        ("/truncated-file", 200, 100_000),
-    ])
+    @Test(
+        "truncated_body: status and headers with the full Content-Length, then half the body, then the end",
+        arguments: [
+            ("/truncated", 201, 1000),
+            ("/truncated-file", 200, 100_000),
+        ])
     func truncatedBody(_ path: String, _ status: Int, _ length: Int) async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges)
         defer { tree.remove() }
@@ -63,7 +66,9 @@ struct FaultTests {
         let head = try #require(text.range(of: "\r\n\r\n"), "no end of headers in \(text.prefix(200))")
         let headers = text[..<head.lowerBound].lowercased()
         #expect(headers.hasPrefix("http/1.1 \(status) "), "\(headers)")
-        #expect(headers.contains("content-length: \(length)\r\n") || headers.hasSuffix("content-length: \(length)"), "\(headers)")
+        #expect(
+            headers.contains("content-length: \(length)\r\n") || headers.hasSuffix("content-length: \(length)"),
+            "\(headers)")
         let bodyBytes = bytes.count - text[..<head.upperBound].utf8.count
         #expect(bodyBytes == length / 2, "\(bodyBytes) body bytes of \(length)")
     }
@@ -81,7 +86,9 @@ struct FaultTests {
         #expect(ContinuousClock.now - started >= .milliseconds(500), "reset before the delay")
         #expect(try await server.client.get("/slow-reset").text == "fine", "the fault counted as the first call")
         let journal = try await server.client.get("/__espressomartini/requests").text
-        #expect(journal.contains(#""route":"\/slow-reset","variant":null,"response":0,"status":0"#) || journal.contains(#""route":"/slow-reset","variant":null,"response":0,"status":0"#), "\(journal)")
+        #expect(
+            journal.contains(#""route":"\/slow-reset","variant":null,"response":0,"status":0"#)
+                || journal.contains(#""route":"/slow-reset","variant":null,"response":0,"status":0"#), "\(journal)")
         let deadline = ContinuousClock.now + .seconds(5)
         while !server.standardError.contains("GET /slow-reset 0 GET /slow-reset 1/2"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))

@@ -64,8 +64,12 @@ struct GlobalHeaderTests {
         defer { server.stop() }
         let client = server.client
         let json = try await client.get("/json")
-        #expect(json.headers(named: "X-Both") == ["exchange"], "the exchange's header must replace the global one (names are case-insensitive)")
-        #expect(json.headers(named: "Content-Type") == ["application/json"], "the derived type must beat the global Content-Type")
+        #expect(
+            json.headers(named: "X-Both") == ["exchange"],
+            "the exchange's header must replace the global one (names are case-insensitive)")
+        #expect(
+            json.headers(named: "Content-Type") == ["application/json"],
+            "the derived type must beat the global Content-Type")
         let typed = try await client.get("/typed")
         #expect(typed.headers(named: "Content-Type") == ["text/x-exchange"])
         #expect(typed.headers(named: "X-Both") == ["global"])
@@ -73,6 +77,8 @@ struct GlobalHeaderTests {
         #expect(file.headers(named: "Content-Type") == ["image/png"])
         #expect(file.body == TestBytes.pngLike)
         let notFound = try await client.get("/nope")
-        #expect(notFound.headers(named: "Content-Type") == ["application/json"], "the 404 JSON body's type must beat the global Content-Type")
+        #expect(
+            notFound.headers(named: "Content-Type") == ["application/json"],
+            "the 404 JSON body's type must beat the global Content-Type")
     }
 }

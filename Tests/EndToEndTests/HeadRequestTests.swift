@@ -8,7 +8,8 @@ struct HeadRequestTests {
     func headLikeGet() async throws {
         let bytes = TestBytes.pseudoRandom(count: 300_000, seed: 7)
         let tree = try TemporaryTree(exchanges: [
-            "doc/GET/configuration.json": #"{"status_code": 203, "headers": {"X-Doc": "d", "Set-Cookie": ["a=1", "b=2"]}, "body": {"hello": "world"}}"#,
+            "doc/GET/configuration.json":
+                #"{"status_code": 203, "headers": {"X-Doc": "d", "Set-Cookie": ["a=1", "b=2"]}, "body": {"hello": "world"}}"#,
             "blob/GET/configuration.json": #"{"response_file": "blob.bin"}"#,
             "blob/GET/blob.bin": .bytes(bytes),
         ])
@@ -74,7 +75,8 @@ extension HeadRequestTests {
     @Test("HEAD sends no body bytes even when the exchange's headers say Transfer-Encoding: chunked")
     func headWithChunkedHeader() async throws {
         let tree = try TemporaryTree(exchanges: [
-            "copied/GET/configuration.json": #"{"body": "hello world", "headers": {"Transfer-Encoding": "chunked", "Server": "nginx"}}"#,
+            "copied/GET/configuration.json":
+                #"{"body": "hello world", "headers": {"Transfer-Encoding": "chunked", "Server": "nginx"}}"#,
             "next/GET/configuration.json": #"{"body": "next"}"#,
         ])
         defer { tree.remove() }
@@ -82,7 +84,8 @@ extension HeadRequestTests {
         defer { server.stop() }
         let head = try await server.client.head("/copied")
         #expect(head.statusCode == 200)
-        #expect(head.body.isEmpty, "HEAD sent body bytes: \(String(decoding: head.body, as: UTF8.self).debugDescription)")
+        #expect(
+            head.body.isEmpty, "HEAD sent body bytes: \(String(decoding: head.body, as: UTF8.self).debugDescription)")
         // On a kept-alive connection any such bytes would be taken for the start of the next response.
         let responses = try await server.client.keepAlive([("HEAD", "/copied"), ("GET", "/next")], pipelined: false)
         #expect(responses.map(\.statusCode) == [200, 200])

@@ -19,7 +19,8 @@ struct IPv6Tests {
 
     @Test("hostname ::1 from the configuration file")
     func loopbackIPv6FromFile() async throws {
-        let tree = try TemporaryTree(exchanges: ["ping/GET/configuration.json": #"{"body": "pong6"}"#], configuration: #"{"hostname": "::1"}"#)
+        let tree = try TemporaryTree(
+            exchanges: ["ping/GET/configuration.json": #"{"body": "pong6"}"#], configuration: #"{"hostname": "::1"}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
@@ -50,7 +51,8 @@ extension IPv6Tests {
         defer { tree.remove() }
         let occupied = try OccupiedPort(host: "::1")
         defer { occupied.close() }
-        let outcome = try await ServerProcess.runToCompletion(["run", "--hostname", "::1", "--port", String(occupied.port)], in: tree.url)
+        let outcome = try await ServerProcess.runToCompletion(
+            ["run", "--hostname", "::1", "--port", String(occupied.port)], in: tree.url)
         #expect(outcome.exitCode == 69, "\(outcome)")
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.standardError.contains("[::1]:\(occupied.port)"), "\(outcome)")

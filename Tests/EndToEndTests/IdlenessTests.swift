@@ -37,7 +37,8 @@ struct IdlenessTests {
         #expect(!after.isEmpty, "no thread of process \(server.pid) could be read")
         let woken = ThreadSwitches.increases(from: settled, to: after)
         let threads = after.sorted { $0.key < $1.key }.map { "\($0.value.name) (\($0.key))" }
-        let report: Comment = "threads that woke in \(Self.idleSpan) of idleness: \(woken.joined(separator: ", ")); all: \(threads.joined(separator: ", "))"
+        let report: Comment =
+            "threads that woke in \(Self.idleSpan) of idleness: \(woken.joined(separator: ", ")); all: \(threads.joined(separator: ", "))"
         #expect(woken.isEmpty, report)
     }
 }

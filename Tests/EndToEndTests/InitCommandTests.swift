@@ -20,7 +20,9 @@ struct InitCommandTests {
         #expect(outcome.exitCode == 0, "\(outcome)")
         #expect(outcome.standardError.isEmpty)
         for file in Self.starterFiles {
-            #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mocks/shop/" + file).path), "\(file)")
+            #expect(
+                FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mocks/shop/" + file).path),
+                "\(file)")
             #expect(outcome.standardOutput.contains("mocks/shop/" + file), "the message does not name \(file)")
         }
         #expect(outcome.standardOutput.contains("cd mocks/shop && espressomartini run"), "\(outcome)")
@@ -33,7 +35,9 @@ struct InitCommandTests {
         defer { folder.remove() }
         let outcome = try await ServerProcess.runToCompletion(["init"], in: folder.url)
         #expect(outcome.exitCode == 0, "\(outcome)")
-        #expect(outcome.standardOutput.contains("\n  espressomartini run\n"), "in the current folder there is nothing to cd into: \(outcome)")
+        #expect(
+            outcome.standardOutput.contains("\n  espressomartini run\n"),
+            "in the current folder there is nothing to cd into: \(outcome)")
         // The configuration it wrote is found in the current folder; only the port is changed here.
         let server = try await ServerProcess.start(["run", "--port", "0"], in: folder.url)
         defer { server.stop() }
@@ -62,12 +66,16 @@ struct InitCommandTests {
             let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
             guard let object = document as? [String: Any] else { continue }  // the sequence, an array
             let schema = try #require(object["$schema"] as? String, "\(file) does not name its schema")
-            #expect(schema.hasPrefix("file:///") && schema.hasSuffix("/" + (SchemaTests.schemaFileNames[kind] ?? "?")), "\(file): \(schema)")
+            #expect(
+                schema.hasPrefix("file:///") && schema.hasSuffix("/" + (SchemaTests.schemaFileNames[kind] ?? "?")),
+                "\(file): \(schema)")
         }
     }
 
     /// Any one starter file already there: exit 73 naming it, and nothing else written.
-    @Test("init never overwrites: exit 73, the file named, nothing written", arguments: starterFiles + ["network-exchanges"])
+    @Test(
+        "init never overwrites: exit 73, the file named, nothing written",
+        arguments: starterFiles + ["network-exchanges"])
     func refusesToOverwrite(existing: String) async throws {
         let folder = try TemporaryTree(files: ["shop/" + existing: "mine"])
         defer { folder.remove() }
@@ -77,13 +85,17 @@ struct InitCommandTests {
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.standardError.contains("shop/" + existing), "\(outcome)")
         #expect(try Self.contents(of: folder.url) == before)
-        #expect(try String(contentsOf: folder.url.appendingPathComponent("shop/" + existing), encoding: .utf8) == "mine")
+        #expect(
+            try String(contentsOf: folder.url.appendingPathComponent("shop/" + existing), encoding: .utf8) == "mine")
     }
 
     static let folderCompletions: [(shell: String, line: String)] = [
         ("bash", #"if [[ $current != -* ]]; then _espressomartini_paths "$current" -d; return; fi"#),
         ("zsh", "'::dir:_files -/'"),
-        ("fish", "complete -c espressomartini -n '__espressomartini_command_is init' -a '(__fish_complete_directories)'"),
+        (
+            "fish",
+            "complete -c espressomartini -n '__espressomartini_command_is init' -a '(__fish_complete_directories)'"
+        ),
     ]
 
     @Test("the completion scripts offer init and folders for its DIR", arguments: folderCompletions)

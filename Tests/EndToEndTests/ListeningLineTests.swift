@@ -43,7 +43,9 @@ extension ListeningLineTests {
         defer { server.stop() }
         #expect(server.isRunning)
         #expect(server.standardOutput == server.listeningLine + "\n")
-        #expect(!server.standardError.contains("espressomartini listening"), "the listening line belongs on standard output only")
+        #expect(
+            !server.standardError.contains("espressomartini listening"),
+            "the listening line belongs on standard output only")
     }
 }
 
@@ -51,7 +53,10 @@ extension ListeningLineTests {
     /// A tree that takes the JSON parser a good part of a second to read (a 16 MiB body), the window
     /// in which to connect, with `more` exchanges beside it.
     static func slowTree(_ more: [String: TreeEntry]) throws -> TemporaryTree {
-        try TemporaryTree(exchanges: more.merging(["big/GET/configuration.json": .text(#"{"body": ""# + String(repeating: "x", count: 16 << 20) + #""}"#)]) { a, _ in a })
+        try TemporaryTree(
+            exchanges: more.merging([
+                "big/GET/configuration.json": .text(#"{"body": ""# + String(repeating: "x", count: 16 << 20) + #""}"#)
+            ]) { a, _ in a })
     }
 
     /// Launches `run` on a free port and connects as soon as the port takes connections (bounded);
@@ -63,7 +68,9 @@ extension ListeningLineTests {
         let server = try ServerProcess.launch(["run", "--port", String(port)], in: tree.url)
         let deadline = ContinuousClock.now + .seconds(10)
         while server.isRunning && ContinuousClock.now < deadline {
-            if let connection = try? HTTPConnection(host: "127.0.0.1", port: port, timeout: 10) { return (server, port, connection) }
+            if let connection = try? HTTPConnection(host: "127.0.0.1", port: port, timeout: 10) {
+                return (server, port, connection)
+            }
             usleep(1000)
         }
         return (server, port, nil)

@@ -58,7 +58,9 @@ struct OptionPrecedenceTests {
         #expect(try answer.get().text == "from-file")
         let outcome = server.stop()
         #expect(outcome.exitCode == 0)
-        #expect(!outcome.standardError.contains("INFO"), "log_level error in the file still logs INFO:\n\(outcome.standardError)")
+        #expect(
+            !outcome.standardError.contains("INFO"),
+            "log_level error in the file still logs INFO:\n\(outcome.standardError)")
     }
 
     @Test("flags beat the configuration file")
@@ -72,7 +74,10 @@ struct OptionPrecedenceTests {
         )
         defer { tree.remove() }
         let server = try await ServerProcess.start(
-            ["run", "--port", "0", "--hostname", "127.0.0.1", "--requests-folder", "from-flag", "--log-level", "info", "--delay", "0"],
+            [
+                "run", "--port", "0", "--hostname", "127.0.0.1", "--requests-folder", "from-flag", "--log-level",
+                "info", "--delay", "0",
+            ],
             in: tree.url
         )
         defer { server.stop() }
@@ -120,8 +125,14 @@ struct OptionPrecedenceTests {
             (["--configuration", "conf/server.json"], "", "trees-one"),
             (["--configuration", "../conf/server.json"], "work", "trees-one"),
             (["--configuration", "conf/plain.json"], "", "beside-configuration"),
-            (["--configuration", "conf/plain.json", "--requests-folder", "flag-tree"], "", "flag-tree-in-current-folder"),
-            (["--configuration", "conf/server.json", "--requests-folder", "flag-tree"], "", "flag-tree-in-current-folder"),
+            (
+                ["--configuration", "conf/plain.json", "--requests-folder", "flag-tree"], "",
+                "flag-tree-in-current-folder"
+            ),
+            (
+                ["--configuration", "conf/server.json", "--requests-folder", "flag-tree"], "",
+                "flag-tree-in-current-folder"
+            ),
             ([], "", "current-folder"),
         ]
     )
@@ -136,7 +147,8 @@ struct OptionPrecedenceTests {
 
         let listing = try await ServerProcess.runToCompletion(["endpoints", "--json"] + flags, in: directory)
         #expect(listing.exitCode == 0, "\(listing)")
-        let exchanges = try #require(try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [[String: Any]])
+        let exchanges = try #require(
+            try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [[String: Any]])
         let responses = try #require(exchanges.first?["responses"] as? [[String: Any]])
         #expect(responses.first?["body"] as? String == expected, "endpoints \(flags) in ./\(currentFolder)")
     }

@@ -9,7 +9,9 @@ struct ResponseTests {
     func statusCodes() async throws {
         let codes = [200, 201, 202, 301, 400, 418, 451, 500, 503, 599]
         var exchanges: [String: TreeEntry] = [:]
-        for code in codes { exchanges["s\(code)/GET/configuration.json"] = .text(#"{"status_code": \#(code), "body": "code \#(code)"}"#) }
+        for code in codes {
+            exchanges["s\(code)/GET/configuration.json"] = .text(#"{"status_code": \#(code), "body": "code \#(code)"}"#)
+        }
         let tree = try TemporaryTree(exchanges: exchanges)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -25,12 +27,12 @@ struct ResponseTests {
     func headers() async throws {
         let tree = try TemporaryTree(exchanges: [
             "login/POST/configuration.json": """
-                {"status_code": 200, "headers": {
-                  "X-Request-Id": "abc-123",
-                  "Cache-Control": "no-store",
-                  "Set-Cookie": ["session=s1; Path=/; HttpOnly", "theme=dark", "lang=fr"]
-                }, "body": "ok"}
-                """,
+            {"status_code": 200, "headers": {
+              "X-Request-Id": "abc-123",
+              "Cache-Control": "no-store",
+              "Set-Cookie": ["session=s1; Path=/; HttpOnly", "theme=dark", "lang=fr"]
+            }, "body": "ok"}
+            """
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -111,7 +113,8 @@ struct ResponseTests {
     @Test("a headers entry overrides the derived Content-Type, whatever the case of its name")
     func contentTypeOverride() async throws {
         let tree = try TemporaryTree(exchanges: [
-            "file/GET/configuration.json": #"{"response_file": "x.json", "headers": {"content-type": "application/vnd.api+json"}}"#,
+            "file/GET/configuration.json":
+                #"{"response_file": "x.json", "headers": {"content-type": "application/vnd.api+json"}}"#,
             "file/GET/x.json": #"{"x": 1}"#,
             "inline/GET/configuration.json": #"{"body": {"a": 1}, "headers": {"CONTENT-TYPE": "text/csv"}}"#,
             "text/GET/configuration.json": #"{"body": "<p>hi</p>", "headers": {"Content-Type": "text/html"}}"#,
@@ -133,7 +136,7 @@ struct ResponseTests {
     func inlineString() async throws {
         let message = "héllo ☕ \"quoted\"\nsecond line"
         let tree = try TemporaryTree(exchanges: [
-            "s/GET/configuration.json": #"{"body": "héllo ☕ \"quoted\"\nsecond line"}"#,
+            "s/GET/configuration.json": #"{"body": "héllo ☕ \"quoted\"\nsecond line"}"#
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -149,13 +152,13 @@ struct ResponseTests {
         let tree = try TemporaryTree(exchanges: [
             "object/GET/configuration.json": "{\"body\": {  \"a\" : [ 1 ,  2 ] }}",
             "nested/GET/configuration.json": """
-                {"body": {
-                    "user": {"id": 7, "name": "Ada Lovelace", "tags": ["x", "y"]},
-                    "ok": true,
-                    "none": null,
-                    "ratio": 0.5
-                }}
-                """,
+            {"body": {
+                "user": {"id": 7, "name": "Ada Lovelace", "tags": ["x", "y"]},
+                "ok": true,
+                "none": null,
+                "ratio": 0.5
+            }}
+            """,
             "array/GET/configuration.json": #"{"body": [1, "two", {"three": 3}]}"#,
             "number/GET/configuration.json": #"{"body": 42}"#,
             "bool/GET/configuration.json": #"{"body": true}"#,
@@ -171,7 +174,9 @@ struct ResponseTests {
         let nested = try await server.client.get("/nested")
         #expect(nested.headers(named: "Content-Type") == ["application/json"])
         #expect(!nested.text.contains("\n"))
-        #expect(!nested.text.replacingOccurrences(of: "Ada Lovelace", with: "").contains(" "), "not compact: \(nested.text)")
+        #expect(
+            !nested.text.replacingOccurrences(of: "Ada Lovelace", with: "").contains(" "), "not compact: \(nested.text)"
+        )
         let value = try #require(try nested.json() as? [String: Any])
         #expect((value["user"] as? [String: Any])?["name"] as? String == "Ada Lovelace")
         #expect((value["user"] as? [String: Any])?["tags"] as? [String] == ["x", "y"])
@@ -192,7 +197,7 @@ struct ResponseTests {
     @Test("no body: no Content-Type, an empty body")
     func noBody() async throws {
         let tree = try TemporaryTree(exchanges: [
-            "created/POST/configuration.json": #"{"status_code": 201, "headers": {"Location": "/things/1"}}"#,
+            "created/POST/configuration.json": #"{"status_code": 201, "headers": {"Location": "/things/1"}}"#
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -205,7 +210,9 @@ struct ResponseTests {
         #expect(response.contentLength == nil || response.contentLength == 0)
     }
 
-    @Test("no configuration.json: 200 with an empty body", arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+    @Test(
+        "no configuration.json: 200 with an empty body",
+        arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
     func absentConfiguration(method: String) async throws {
         let tree = try TemporaryTree(exchanges: ["thing/\(method)/": .folder])
         defer { tree.remove() }

@@ -19,7 +19,8 @@ struct RobustnessTests {
         var client = server.client
         client.timeout = 10
         let body = TestBytes.pseudoRandom(count: 1024 * 1024, seed: 99)
-        let response = try await client.send("POST", "/upload", headers: [("Content-Type", "application/octet-stream")], body: body)
+        let response = try await client.send(
+            "POST", "/upload", headers: [("Content-Type", "application/octet-stream")], body: body)
         #expect(response.statusCode == 201)
         #expect(response.text == #"{"stored":true}"#)
         #expect(try await client.get("/ping").text == "pong")
@@ -31,7 +32,8 @@ struct RobustnessTests {
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
-        let request = "POST /upload HTTP/1.1\r\nHost: \(server.client.authority)\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        let request =
+            "POST /upload HTTP/1.1\r\nHost: \(server.client.authority)\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
             + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
         let raw = try await server.client.sendRaw(Array(request.utf8))
         let response = try HTTPResponse(raw: raw)
@@ -87,7 +89,9 @@ struct RobustnessTests {
 }
 
 extension RobustnessTests {
-    @Test("a kept-alive connection answers request after request, pipelined or not, counters moving", arguments: [false, true])
+    @Test(
+        "a kept-alive connection answers request after request, pipelined or not, counters moving",
+        arguments: [false, true])
     func keepAlive(pipelined: Bool) async throws {
         let tree = try TemporaryTree(exchanges: [
             "seq/GET/configuration.json": #"[{"body": "one"}, {"body": "two"}, {"status_code": 202, "body": "three"}]"#,
@@ -98,7 +102,10 @@ extension RobustnessTests {
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         let responses = try await server.client.keepAlive(
-            [("GET", "/seq"), ("GET", "/slow"), ("HEAD", "/seq"), ("GET", "/missing"), ("GET", "/ping"), ("GET", "/seq")],
+            [
+                ("GET", "/seq"), ("GET", "/slow"), ("HEAD", "/seq"), ("GET", "/missing"), ("GET", "/ping"),
+                ("GET", "/seq"),
+            ],
             pipelined: pipelined
         )
         try #require(responses.count == 6, "\(responses.map(\.statusCode))")

@@ -110,7 +110,9 @@ struct RoutingTests {
         #expect(!response.text.contains("literal"), "\(target) reached an exchange")
     }
 
-    @Test("no route matches: 404 with a JSON body {\"error\": …, \"closest\": […]} naming method and path, and the routes most like it")
+    @Test(
+        "no route matches: 404 with a JSON body {\"error\": …, \"closest\": […]} naming method and path, and the routes most like it"
+    )
     func notFound() async throws {
         let tree = try Self.tree()
         defer { tree.remove() }

@@ -5,7 +5,8 @@ import Testing
 @Suite("sequence modes")
 struct SequenceModeTests {
     static func threeResponses(_ mode: String) -> TreeEntry {
-        .text("""
+        .text(
+            """
             {"sequence": "\(mode)", "responses": [
               {"status_code": 201, "body": "first"},
               {"status_code": 202, "body": "second"},
@@ -14,11 +15,13 @@ struct SequenceModeTests {
             """)
     }
 
-    @Test("loop: after the last response the first again; once: 410 naming the route", arguments: [
-        ("loop", [201, 202, 203, 201, 202, 203, 201]),
-        ("once", [201, 202, 203, 410, 410]),
-        ("repeat_last", [201, 202, 203, 203, 203]),
-    ])
+    @Test(
+        "loop: after the last response the first again; once: 410 naming the route",
+        arguments: [
+            ("loop", [201, 202, 203, 201, 202, 203, 201]),
+            ("once", [201, 202, 203, 410, 410]),
+            ("repeat_last", [201, 202, 203, 203, 203]),
+        ])
     func modesInOrder(_ mode: String, _ statuses: [Int]) async throws {
         let tree = try TemporaryTree(exchanges: ["job/GET/configuration.json": Self.threeResponses(mode)])
         defer { tree.remove() }
@@ -36,10 +39,12 @@ struct SequenceModeTests {
         #expect(seen == statuses)
     }
 
-    @Test("100 parallel requests: loop hands out 34, 33 and 33; once 1, 1, 1 and 97 × 410", arguments: [
-        ("loop", ["first": 34, "second": 33, "third": 33]),
-        ("once", ["first": 1, "second": 1, "third": 1, "gone": 97]),
-    ])
+    @Test(
+        "100 parallel requests: loop hands out 34, 33 and 33; once 1, 1, 1 and 97 × 410",
+        arguments: [
+            ("loop", ["first": 34, "second": 33, "third": 33]),
+            ("once", ["first": 1, "second": 1, "third": 1, "gone": 97]),
+        ])
     func parallelRequests(_ mode: String, _ expected: [String: Int]) async throws {
         let tree = try TemporaryTree(exchanges: ["job/GET/configuration.json": Self.threeResponses(mode)])
         defer { tree.remove() }

@@ -7,8 +7,8 @@ struct SessionTests {
     static let header = "X-Espressomartini-Session"
     static let exchanges: [String: TreeEntry] = [
         "job/GET/configuration.json": """
-            [{"status_code": 201, "body": "first"}, {"status_code": 202, "body": "second"}, {"status_code": 203, "body": "third"}]
-            """,
+        [{"status_code": 201, "body": "first"}, {"status_code": 202, "body": "second"}, {"status_code": 203, "body": "third"}]
+        """
     ]
 
     @Test("two test runs in parallel, 100 requests each: each sees its sequence from the start, exactly")
@@ -17,8 +17,10 @@ struct SessionTests {
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
-        async let runA = ParallelRequests.start(100, client: server.client, target: "/job", headers: [(Self.header, "run-a")])
-        async let runB = ParallelRequests.start(100, client: server.client, target: "/job", headers: [(Self.header, "run-b")])
+        async let runA = ParallelRequests.start(
+            100, client: server.client, target: "/job", headers: [(Self.header, "run-a")])
+        async let runB = ParallelRequests.start(
+            100, client: server.client, target: "/job", headers: [(Self.header, "run-b")])
         for batch in try await [runA, runB] {
             var counts: [String: Int] = [:]
             for result in try await batch.results() { counts[try result.get().text, default: 0] += 1 }
@@ -35,25 +37,33 @@ struct SessionTests {
         #expect(!journal.contains("run-a"))
     }
 
-    @Test("the header name comes from session_header; an empty value is the default session", arguments: [
-        ("", "first"),
-        ("   ", "first"),
-    ])
+    @Test(
+        "the header name comes from session_header; an empty value is the default session",
+        arguments: [
+            ("", "first"),
+            ("   ", "first"),
+        ])
     func configuredHeaderAndEmptyValue(_ value: String, _ expected: String) async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"session_header": "X-Test-Run"}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         #expect(try await server.client.get("/job", headers: [("x-test-run", "mine")]).text == "first")
-        #expect(try await server.client.get("/job", headers: [(Self.header, "ignored")]).text == "first", "the default header name is not read")
-        #expect(try await server.client.get("/job", headers: [("X-Test-Run", value)]).text == "second", "the default session's second call")
+        #expect(
+            try await server.client.get("/job", headers: [(Self.header, "ignored")]).text == "first",
+            "the default header name is not read")
+        #expect(
+            try await server.client.get("/job", headers: [("X-Test-Run", value)]).text == "second",
+            "the default session's second call")
         #expect(try await server.client.get("/job", headers: [("X-Test-Run", "mine")]).text == "second")
     }
 
-    @Test("a 10 KiB or binary session name is answered 400; the server answers on", arguments: [
-        String(repeating: "s", count: 10 * 1024),
-        "bin\u{1}ary",
-    ])
+    @Test(
+        "a 10 KiB or binary session name is answered 400; the server answers on",
+        arguments: [
+            String(repeating: "s", count: 10 * 1024),
+            "bin\u{1}ary",
+        ])
     func refusedNames(_ value: String) async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges)
         defer { tree.remove() }

@@ -21,11 +21,13 @@ struct ShutdownTests {
         #expect(server.client.connectionError()?.isConnectionRefused == true)
     }
 
-    @Test("delayed requests in flight all get their full answer, new connections are refused, then exit 0", arguments: signals)
+    @Test(
+        "delayed requests in flight all get their full answer, new connections are refused, then exit 0",
+        arguments: signals)
     func inFlightRequestsFinish(signal: Int32) async throws {
         let payload = String(repeating: "espresso martini ", count: 400)
         let tree = try TemporaryTree(exchanges: [
-            "slow/GET/configuration.json": .text(#"{"delay": 1.5, "body": "\#(payload)"}"#),
+            "slow/GET/configuration.json": .text(#"{"delay": 1.5, "body": "\#(payload)"}"#)
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -46,7 +48,9 @@ struct ShutdownTests {
             while clock.now - signalled < .milliseconds(800) {
                 if let error = client.connectionError() {
                     if error.isConnectionRefused {
-                        return (batch, finishedBeforeSignal, Optional(clock.now - signalled), lastError, server.isRunning)
+                        return (
+                            batch, finishedBeforeSignal, Optional(clock.now - signalled), lastError, server.isRunning
+                        )
                     }
                     lastError = error.description
                 }

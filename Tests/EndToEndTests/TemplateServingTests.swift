@@ -32,11 +32,21 @@ struct TemplateServingTests {
     }
 
     static let hostile: [Hostile] = [
-        Hostile(testDescription: "quotes and backslashes", encoded: "%22%5C%22a%5C", decoded: "\"\\\"a\\", headerValue: Array(#""\"\\ x"#.utf8), body: Array(#"{"v": "\"}\\"}"#.utf8)),
-        Hostile(testDescription: "control characters", encoded: "a%0Ab%09c%01%1F%7F", decoded: "a\nb\tc\u{01}\u{1F}\u{7F}", headerValue: [0x61, 0x09, 0x62, 0x7F], body: [0x00, 0x0A, 0x0D, 0x08, 0x0C, 0x1B]),
-        Hostile(testDescription: "invalid UTF-8", encoded: "%FF%C3(%E2%82", decoded: "\u{FFFD}\u{FFFD}(\u{FFFD}", headerValue: [0xFF, 0xFE, 0xC3, 0x28], body: [0x7B, 0x22, 0x76, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]),
-        Hostile(testDescription: "template syntax is data", encoded: "%7B%7Bcall%7D%7D", decoded: "{{call}}", headerValue: Array("{{{uuid}}}".utf8), body: Array(#"{"v": "{{now}}"}"#.utf8)),
-        Hostile(testDescription: "JSON structure in a value", encoded: "%22%2C%22x%22%3A%7B%7D%2C%22", decoded: "\",\"x\":{},\"", headerValue: Array("\"]}".utf8), body: Array(#"{"v": {"a": [1, "\""]}}"#.utf8)),
+        Hostile(
+            testDescription: "quotes and backslashes", encoded: "%22%5C%22a%5C", decoded: "\"\\\"a\\",
+            headerValue: Array(#""\"\\ x"#.utf8), body: Array(#"{"v": "\"}\\"}"#.utf8)),
+        Hostile(
+            testDescription: "control characters", encoded: "a%0Ab%09c%01%1F%7F", decoded: "a\nb\tc\u{01}\u{1F}\u{7F}",
+            headerValue: [0x61, 0x09, 0x62, 0x7F], body: [0x00, 0x0A, 0x0D, 0x08, 0x0C, 0x1B]),
+        Hostile(
+            testDescription: "invalid UTF-8", encoded: "%FF%C3(%E2%82", decoded: "\u{FFFD}\u{FFFD}(\u{FFFD}",
+            headerValue: [0xFF, 0xFE, 0xC3, 0x28], body: [0x7B, 0x22, 0x76, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]),
+        Hostile(
+            testDescription: "template syntax is data", encoded: "%7B%7Bcall%7D%7D", decoded: "{{call}}",
+            headerValue: Array("{{{uuid}}}".utf8), body: Array(#"{"v": "{{now}}"}"#.utf8)),
+        Hostile(
+            testDescription: "JSON structure in a value", encoded: "%22%2C%22x%22%3A%7B%7D%2C%22",
+            decoded: "\",\"x\":{},\"", headerValue: Array("\"]}".utf8), body: Array(#"{"v": {"a": [1, "\""]}}"#.utf8)),
     ]
 
     @Test("hostile request values keep the JSON answer valid and come back as sent", arguments: hostile)
@@ -45,9 +55,11 @@ struct TemplateServingTests {
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
-        let raw = try await server.client.sendRaw(Self.rawRequest(
-            server, target: "/echo/\(value.encoded)?q=\(value.encoded)", headerValue: value.headerValue, body: value.body
-        ))
+        let raw = try await server.client.sendRaw(
+            Self.rawRequest(
+                server, target: "/echo/\(value.encoded)?q=\(value.encoded)", headerValue: value.headerValue,
+                body: value.body
+            ))
         let response = try HTTPResponse(raw: raw)
         #expect(response.statusCode == 200)
         #expect(response.header("Content-Type") == "application/json")
@@ -69,7 +81,9 @@ struct TemplateServingTests {
         defer { server.stop() }
         var client = server.client
         client.timeout = 20
-        let body = (0..<(1024 * 1024)).map { index in [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0xFF, UInt8(ascii: "a")][index % 5] }
+        let body = (0..<(1024 * 1024)).map { index in
+            [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0xFF, UInt8(ascii: "a")][index % 5]
+        }
         let response = try await client.send("POST", "/echo/big", body: body)
         #expect(response.statusCode == 200)
         let object = try #require(try response.json() as? [String: Any])
@@ -87,9 +101,9 @@ struct TemplateServingTests {
     func orderAndCall() async throws {
         let tree = try TemporaryTree(exchanges: [
             "orders/{id}/PUT/configuration.json": #"""
-                {"template": true, "status_code": 201, "headers": {"Location": "/orders/{{request.pathParameters.id}}", "X-Call": "{{call}}"},
-                 "body": {"id": "{{request.pathParameters.id}}", "call": "{{call}}", "at": "{{now}}", "uuid": "{{uuid}}"}}
-                """#,
+            {"template": true, "status_code": 201, "headers": {"Location": "/orders/{{request.pathParameters.id}}", "X-Call": "{{call}}"},
+             "body": {"id": "{{request.pathParameters.id}}", "call": "{{call}}", "at": "{{now}}", "uuid": "{{uuid}}"}}
+            """#
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
@@ -109,19 +123,25 @@ struct TemplateServingTests {
         #expect(uuids.count == 3)
     }
 
-    @Test("a response_file template is read once per tree and HTML-escaped by its type; mockServer is the real address; an empty cache renders nothing")
+    @Test(
+        "a response_file template is read once per tree and HTML-escaped by its type; mockServer is the real address; an empty cache renders nothing"
+    )
     func fileTemplate() async throws {
-        let tree = try TemporaryTree(exchanges: [
-            "page/GET/configuration.json": #"{"template": true, "response_file": "page.html"}"#,
-            "page/GET/page.html": "<h1>{{request.queryParameters.name}}</h1>\n<a href=\"{{mockServer}}/page\">{{{request.queryParameters.name}}}</a>{{cache.user}}\n",
-        ], configuration: #"{"watch": false}"#)
+        let tree = try TemporaryTree(
+            exchanges: [
+                "page/GET/configuration.json": #"{"template": true, "response_file": "page.html"}"#,
+                "page/GET/page.html":
+                    "<h1>{{request.queryParameters.name}}</h1>\n<a href=\"{{mockServer}}/page\">{{{request.queryParameters.name}}}</a>{{cache.user}}\n",
+            ], configuration: #"{"watch": false}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         let response = try await server.client.get("/page?name=%3Cb%3E%26%22")
         #expect(response.statusCode == 200)
         #expect(response.header("Content-Type")?.hasPrefix("text/html") == true)
-        #expect(response.text == "<h1>&lt;b&gt;&amp;&quot;</h1>\n<a href=\"http://127.0.0.1:\(server.port)/page\"><b>&\"</a>\n")
+        #expect(
+            response.text
+                == "<h1>&lt;b&gt;&amp;&quot;</h1>\n<a href=\"http://127.0.0.1:\(server.port)/page\"><b>&\"</a>\n")
         #expect(response.contentLength == response.body.count)
         try tree.write("changed {{request.path}}", at: "network-exchanges/page/GET/page.html")
         let again = try await server.client.get("/page?name=x")
@@ -130,31 +150,45 @@ struct TemplateServingTests {
         #expect(cache.text == "{}")
     }
 
-    @Test("a reload that brings a template that does not parse is refused with its position, and the old template serves on")
+    @Test(
+        "a reload that brings a template that does not parse is refused with its position, and the old template serves on"
+    )
     func brokenTemplateOnReload() async throws {
-        let tree = try TemporaryTree(exchanges: ["hi/{name}/GET/configuration.json": #"{"template": true, "body": "hi {{request.pathParameters.name}}"}"#],
-                                     configuration: #"{"watch": false}"#)
+        let tree = try TemporaryTree(
+            exchanges: [
+                "hi/{name}/GET/configuration.json": #"{"template": true, "body": "hi {{request.pathParameters.name}}"}"#
+            ],
+            configuration: #"{"watch": false}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         #expect(try await server.client.get("/hi/ada").text == "hi ada")
-        try tree.write(#"{"template": true, "body": "bye {{/name}}"}"#, at: "network-exchanges/hi/{name}/GET/configuration.json")
+        try tree.write(
+            #"{"template": true, "body": "bye {{/name}}"}"#, at: "network-exchanges/hi/{name}/GET/configuration.json")
         let failed = try await server.client.send("POST", "/__espressomartini/reload")
         #expect(failed.statusCode == 422)
         let errors = try #require((try failed.json() as? [String: Any])?["errors"] as? [String])
         #expect(errors.count == 1)
-        #expect(errors.first?.hasSuffix("network-exchanges/hi/{name}/GET/configuration.json:1:33: error: the template does not parse: `{{/name}}` closes no open section: remove it, or open the section before with `{{#name}}`") == true, "\(errors)")
+        #expect(
+            errors.first?.hasSuffix(
+                "network-exchanges/hi/{name}/GET/configuration.json:1:33: error: the template does not parse: `{{/name}}` closes no open section: remove it, or open the section before with `{{#name}}`"
+            ) == true, "\(errors)")
         #expect(try await server.client.get("/hi/bo").text == "hi bo")
     }
 
     @Test("a template that does not parse stops the start with its file, line and column")
     func brokenTemplate() async throws {
         let tree = try TemporaryTree(exchanges: [
-            "a/GET/configuration.json": "{\"template\": true,\n \"body\": \"x {{#open}}\"}",
+            "a/GET/configuration.json": "{\"template\": true,\n \"body\": \"x {{#open}}\"}"
         ])
         defer { tree.remove() }
         let outcome = try await ServerProcess.runToCompletion(["run", "--port", "0"], in: tree.url)
         #expect(outcome.exitCode == 78, "\(outcome)")
-        #expect(outcome.standardErrorLines.contains { $0.hasPrefix("network-exchanges/a/GET/configuration.json:2:13: error: the template does not parse: section `open` is never closed") }, "\(outcome)")
+        #expect(
+            outcome.standardErrorLines.contains {
+                $0.hasPrefix(
+                    "network-exchanges/a/GET/configuration.json:2:13: error: the template does not parse: section `open` is never closed"
+                )
+            }, "\(outcome)")
     }
 }

@@ -8,22 +8,24 @@ import Testing
 struct VariantServingTests {
     static let exchanges: [String: TreeEntry] = [
         "products/GET/configuration.json": #"""
-            {"variants": [
-              {"when": {"query": {"page": "2"}}, "responses": {"body": "page 2"}},
-              {"when": {"headers": {"Accept-Language": {"prefix": "fr"}}, "cookies": {"theme": "dark"}}, "responses": {"body": "sombre"}},
-              {"responses": [{"body": "page 1"}, {"body": "page 1 again"}]}
-            ]}
-            """#,
+        {"variants": [
+          {"when": {"query": {"page": "2"}}, "responses": {"body": "page 2"}},
+          {"when": {"headers": {"Accept-Language": {"prefix": "fr"}}, "cookies": {"theme": "dark"}}, "responses": {"body": "sombre"}},
+          {"responses": [{"body": "page 1"}, {"body": "page 1 again"}]}
+        ]}
+        """#,
         "login/POST/configuration.json": #"""
-            {"variants": [
-              {"when": {"json": {"/user/password": "espresso"}}, "responses": {"status_code": 200, "body": {"token": "t-1"}}},
-              {"when": {"form": {"password": "espresso"}}, "responses": {"status_code": 200, "body": "form ok"}},
-              {"when": {"body": {"regex": "(?s).*espresso.*"}}, "responses": {"status_code": 202, "body": "somewhere"}},
-              {"when": {"headers": {"Content-Type": {"present": true}}}, "responses": {"status_code": 401, "body": "wrong password"}}
-            ]}
-            """#,
-        "users/{id}/GET/configuration.json": #"{"variants": [{"when": {"path": {"id": {"regex": "\\d+"}}}, "responses": {"body": "a number"}}]}"#,
-        "graphql/GET/configuration.json": #"{"variants": [{"when": {"graphql": {"operation": "Cart", "type": "query"}}, "responses": {"body": "cart"}}]}"#,
+        {"variants": [
+          {"when": {"json": {"/user/password": "espresso"}}, "responses": {"status_code": 200, "body": {"token": "t-1"}}},
+          {"when": {"form": {"password": "espresso"}}, "responses": {"status_code": 200, "body": "form ok"}},
+          {"when": {"body": {"regex": "(?s).*espresso.*"}}, "responses": {"status_code": 202, "body": "somewhere"}},
+          {"when": {"headers": {"Content-Type": {"present": true}}}, "responses": {"status_code": 401, "body": "wrong password"}}
+        ]}
+        """#,
+        "users/{id}/GET/configuration.json":
+            #"{"variants": [{"when": {"path": {"id": {"regex": "\\d+"}}}, "responses": {"body": "a number"}}]}"#,
+        "graphql/GET/configuration.json":
+            #"{"variants": [{"when": {"graphql": {"operation": "Cart", "type": "query"}}, "responses": {"body": "cart"}}]}"#,
     ]
 
     static func serve(_ configuration: String? = nil) async throws -> (TemporaryTree, ServerProcess) {
@@ -31,19 +33,33 @@ struct VariantServingTests {
         return (tree, try await ServerProcess.serving(tree))
     }
 
-    @Test("each kind of condition picks its variant", arguments: [
-        ("GET", "/products?page=2", [], nil, 200, "page 2"),
-        ("GET", "/products?page=3", [], nil, 200, "page 1"),
-        ("GET", "/products", [("Accept-Language", "fr-CH"), ("Cookie", "lang=x; theme=dark")], nil, 200, "sombre"),
-        ("POST", "/login", [("Content-Type", "application/json")], #"{"user": {"password": "espresso"}}"#, 200, #"{"token":"t-1"}"#),
-        ("POST", "/login", [("Content-Type", "application/x-www-form-urlencoded")], "user=ada&password=espresso", 200, "form ok"),
-        ("POST", "/login", [("Content-Type", "text/plain")], "a long\nletter about espresso", 202, "somewhere"),
-        ("POST", "/login", [("Content-Type", "application/json")], #"{"user": {"password": "latte"}}"#, 401, "wrong password"),
-        ("POST", "/login", [("Content-Type", "application/json")], "{not json", 401, "wrong password"),
-        ("GET", "/users/42", [], nil, 200, "a number"),
-        ("GET", "/graphql?query=query+Cart+%7B+items+%7D", [], nil, 200, "cart"),
-    ] as [(String, String, [(String, String)], String?, Int, String)])
-    func conditions(_ method: String, _ target: String, _ headers: [(String, String)], _ body: String?, _ status: Int, _ text: String) async throws {
+    @Test(
+        "each kind of condition picks its variant",
+        arguments: [
+            ("GET", "/products?page=2", [], nil, 200, "page 2"),
+            ("GET", "/products?page=3", [], nil, 200, "page 1"),
+            ("GET", "/products", [("Accept-Language", "fr-CH"), ("Cookie", "lang=x; theme=dark")], nil, 200, "sombre"),
+            (
+                "POST", "/login", [("Content-Type", "application/json")], #"{"user": {"password": "espresso"}}"#, 200,
+                #"{"token":"t-1"}"#
+            ),
+            (
+                "POST", "/login", [("Content-Type", "application/x-www-form-urlencoded")], "user=ada&password=espresso",
+                200, "form ok"
+            ),
+            ("POST", "/login", [("Content-Type", "text/plain")], "a long\nletter about espresso", 202, "somewhere"),
+            (
+                "POST", "/login", [("Content-Type", "application/json")], #"{"user": {"password": "latte"}}"#, 401,
+                "wrong password"
+            ),
+            ("POST", "/login", [("Content-Type", "application/json")], "{not json", 401, "wrong password"),
+            ("GET", "/users/42", [], nil, 200, "a number"),
+            ("GET", "/graphql?query=query+Cart+%7B+items+%7D", [], nil, 200, "cart"),
+        ] as [(String, String, [(String, String)], String?, Int, String)])
+    func conditions(
+        _ method: String, _ target: String, _ headers: [(String, String)], _ body: String?, _ status: Int,
+        _ text: String
+    ) async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
         defer { server.stop() }
@@ -80,16 +96,23 @@ struct VariantServingTests {
         #expect(try await server.client.get("/products").text == "page 1")
         #expect(try await server.client.get("/products?page=2").text == "page 2")
         #expect(try await server.client.get("/products").text == "page 1 again")
-        let exchanges = try #require(try await server.client.get("/__espressomartini/exchanges").json() as? [[String: Any]])
+        let exchanges = try #require(
+            try await server.client.get("/__espressomartini/exchanges").json() as? [[String: Any]])
         let products = try #require(exchanges.first { $0["route"] as? String == "/products" })
         #expect(products["calls"] as? Int == 3)
         let variants = try #require(products["variants"] as? [[String: Any]])
         #expect(variants.map { $0["calls"] as? Int } == [1, 0, 2])
-        #expect(variants.map { $0["when"] as? String } == ["query page=2", "header accept-language starts with fr, cookie theme=dark", ""])
-        let journal = try #require(try await server.client.get("/__espressomartini/requests").json() as? [[String: Any]])
+        #expect(
+            variants.map { $0["when"] as? String } == [
+                "query page=2", "header accept-language starts with fr, cookie theme=dark", "",
+            ])
+        let journal = try #require(
+            try await server.client.get("/__espressomartini/requests").json() as? [[String: Any]])
         #expect(journal.map { $0["variant"] as? Int } == [2, 0, 2])
         #expect(journal.map { $0["response"] as? Int } == [0, 0, 1])
-        #expect(await server.waitForStandardErrorLine { $0.contains("GET /products 200 GET /products variant 3 2/2 ") } != nil)
+        #expect(
+            await server.waitForStandardErrorLine { $0.contains("GET /products 200 GET /products variant 3 2/2 ") }
+                != nil)
     }
 
     @Test("counters survive a reload per method, route and variant position")
@@ -98,12 +121,17 @@ struct VariantServingTests {
         defer { tree.remove() }
         defer { server.stop() }
         #expect(try await server.client.get("/products").text == "page 1")
-        try tree.write(.text(#"{"variants": [{"when": {"query": {"page": "2"}}, "responses": {}}, {"when": {"query": {"x": "1"}}, "responses": {}}, {"responses": [{"body": "one"}, {"body": "two"}]}]}"#), at: "network-exchanges/products/GET/configuration.json")
+        try tree.write(
+            .text(
+                #"{"variants": [{"when": {"query": {"page": "2"}}, "responses": {}}, {"when": {"query": {"x": "1"}}, "responses": {}}, {"responses": [{"body": "one"}, {"body": "two"}]}]}"#
+            ), at: "network-exchanges/products/GET/configuration.json")
         #expect(try await server.client.send("POST", "/__espressomartini/reload").statusCode == 200)
         #expect(try await server.client.get("/products").text == "two")
     }
 
-    @Test("garbage query strings are matched as given and never crash", arguments: ["page=%zz", "page=%", "&&==", "page=2%", "%%%&page=2", "page=%00"])
+    @Test(
+        "garbage query strings are matched as given and never crash",
+        arguments: ["page=%zz", "page=%", "&&==", "page=2%", "%%%&page=2", "page=%00"])
     func garbageQueries(_ query: String) async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
@@ -125,7 +153,10 @@ struct VariantServingTests {
         let (raw, peak) = try await BlockingCall.run {
             let connection = try HTTPConnection(host: client.host, port: client.port, timeout: 30)
             defer { connection.close() }
-            try connection.write(Array("POST /login HTTP/1.1\r\nHost: \(client.authority)\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n".utf8))
+            try connection.write(
+                Array(
+                    "POST /login HTTP/1.1\r\nHost: \(client.authority)\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n"
+                        .utf8))
             var peak = before
             for index in 0..<(size / chunk.count) {
                 try connection.write(chunk)

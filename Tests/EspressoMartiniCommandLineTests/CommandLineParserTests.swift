@@ -57,23 +57,25 @@ import Testing
         #expect(try Self.parsed(arguments).integer(TestProgram.count) == expected)
     }
 
-    @Test(arguments: [
-        (["serve", "--ratio", "0.5"], 0.5),
-        (["serve", "--ratio", "-0.5"], -0.5),
-        (["serve", "--ratio=-2"], -2),
-        (["serve", "--ratio", "3", "--ratio", "-1e3"], -1000),
-    ] as [([String], Double)])
+    @Test(
+        arguments: [
+            (["serve", "--ratio", "0.5"], 0.5),
+            (["serve", "--ratio", "-0.5"], -0.5),
+            (["serve", "--ratio=-2"], -2),
+            (["serve", "--ratio", "3", "--ratio", "-1e3"], -1000),
+        ] as [([String], Double)])
     func readsNumbersNegativeOnesIncluded(_ arguments: [String], _ expected: Double) throws {
         #expect(try Self.parsed(arguments).number(TestProgram.ratio) == expected)
     }
 
-    @Test(arguments: [
-        (["serve"], false, nil),
-        (["serve", "--verbose"], true, nil),
-        (["serve", "-v", "-v"], true, nil),
-        // Hidden options are read like the others.
-        (["serve", "--secret", "s"], false, "s"),
-    ] as [([String], Bool, String?)])
+    @Test(
+        arguments: [
+            (["serve"], false, nil),
+            (["serve", "--verbose"], true, nil),
+            (["serve", "-v", "-v"], true, nil),
+            // Hidden options are read like the others.
+            (["serve", "--secret", "s"], false, "s"),
+        ] as [([String], Bool, String?)])
     func readsFlagsAndHiddenOptions(_ arguments: [String], _ verbose: Bool, _ secret: String?) throws {
         let parsed = try Self.parsed(arguments)
         #expect(parsed.isSet(TestProgram.verbose) == verbose)
@@ -126,7 +128,10 @@ import Testing
         (["list", "--jsn"], "Unknown option '--jsn'. Did you mean '--json'?", "Usage: tool list [--json]"),
         (["deploy"], "Unexpected argument 'deploy'", "Usage: tool <subcommand>"),
         (["--bogus"], "Unknown option '--bogus'", "Usage: tool <subcommand>"),
-        (["list", "--json=yes"], "The option '--json' does not take any value, but 'yes' was specified.", "Usage: tool list [--json]"),
+        (
+            ["list", "--json=yes"], "The option '--json' does not take any value, but 'yes' was specified.",
+            "Usage: tool list [--json]"
+        ),
         (["serve", "--name"], "Missing value for '--name <text>'", serveUsage),
         (["serve", "--name="], "Missing value for '--name <text>'", serveUsage),
         // A text option does not take an option as its value.
@@ -155,11 +160,12 @@ import Testing
     }
 
     /// A mistake about one value names that option on a `Help:` line with its description.
-    @Test(arguments: [
-        (["serve", "--count"], "Help:  --count <n>  How many, at most 100."),
-        (["serve", "--ratio", "x"], "Help:  --ratio <x>  A ratio, negative or not."),
-        (["serve", "--bogus"], nil),
-    ] as [([String], String?)])
+    @Test(
+        arguments: [
+            (["serve", "--count"], "Help:  --count <n>  How many, at most 100."),
+            (["serve", "--ratio", "x"], "Help:  --ratio <x>  A ratio, negative or not."),
+            (["serve", "--bogus"], nil),
+        ] as [([String], String?)])
     func explainsTheOptionAMistakeIsAbout(_ arguments: [String], _ helpLine: String?) throws {
         let report = try #require(Self.usageError(arguments)).report
         let lines = report.split(separator: "\n").map(String.init)
@@ -170,7 +176,10 @@ import Testing
         #expect(TestProgram.root.isRoot)
         #expect(TestProgram.root.invocation == "tool")
         #expect(TestProgram.root.subcommands.map { $0.invocation } == ["tool serve", "tool list", "tool send"])
-        #expect(TestProgram.root.commandsAccepted.map { $0.invocation } == ["tool serve", "tool list", "tool send", "tool help"])
+        #expect(
+            TestProgram.root.commandsAccepted.map { $0.invocation } == [
+                "tool serve", "tool list", "tool send", "tool help",
+            ])
         #expect(TestProgram.root.subcommand(named: "help")?.isHelp == true)
         #expect(TestProgram.root.subcommand(named: "help")?.usage == "tool help [<subcommands> ...]")
     }
@@ -195,7 +204,9 @@ import Testing
         let parsed = try Self.parsed(arguments)
         #expect(parsed.texts(TestProgram.header) == headers)
         #expect(parsed.text(TestProgram.header) == headers.last)
-        #expect(try Self.parsed(["send", "--name", "a", "--name", "b", "GET", "/"]).texts(TestProgram.name) == [], "not repeatable")
+        #expect(
+            try Self.parsed(["send", "--name", "a", "--name", "b", "GET", "/"]).texts(TestProgram.name) == [],
+            "not repeatable")
     }
 
     static let sendUsage = "Usage: tool send [--header <header> ...] [--name <text>] <method> <target> [<note>]"
@@ -213,7 +224,10 @@ import Testing
         #expect(error.report.split(separator: "\n").map(String.init).suffix(2).first == Self.sendUsage)
     }
 
-    @Test(arguments: [(["send", "--help"], "help tool send"), (["send", "GET", "--version"], "version"), (["help", "send"], "help tool send")])
+    @Test(arguments: [
+        (["send", "--help"], "help tool send"), (["send", "GET", "--version"], "version"),
+        (["help", "send"], "help tool send"),
+    ])
     func helpAndVersionWinOverMissingArguments(_ arguments: [String], _ expected: String) throws {
         #expect(Self.describe(try TestProgram.parser.parse(arguments)) == expected)
     }

@@ -4,13 +4,16 @@ import Testing
 
 /// Each completion script of `TestProgram` read by its shell, where the shell is installed.
 @Suite struct CompletionScriptSyntaxTests {
-    static let shellPaths: [(CompletionShell, String)] = [(.bash, "/bin/bash"), (.zsh, "/usr/bin/zsh"), (.fish, "/usr/bin/fish")]
+    static let shellPaths: [(CompletionShell, String)] = [
+        (.bash, "/bin/bash"), (.zsh, "/usr/bin/zsh"), (.fish, "/usr/bin/fish"),
+    ]
 
     /// `SHELL -n` reads the script without running it: the quoting of `'`, `[`, `]` and `:` in the texts holds.
     @Test(arguments: shellPaths)
     func isValidForItsShellWhenInstalled(_ shell: CompletionShell, _ path: String) throws {
         guard FileManager.default.isExecutableFile(atPath: path) else { return }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tool-completion-\(UUID().uuidString).\(shell)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tool-completion-\(UUID().uuidString).\(shell)")
         try Data(shell.script(for: TestProgram.root).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let check = Process()

@@ -55,9 +55,21 @@ import Testing
     /// The words of a positional argument are offered where that argument is typed: bash counts the words
     /// before it, zsh numbers its specs (one colon for a required one), fish offers them for the command.
     @Test(arguments: [
-        (CompletionShell.bash, [#"0) _tool_words "$current" 'GET POST'; return ;;"#, #"2) _tool_paths "$current" -f; return ;;"#, "--header|--name)"]),
+        (
+            CompletionShell.bash,
+            [
+                #"0) _tool_words "$current" 'GET POST'; return ;;"#, #"2) _tool_paths "$current" -f; return ;;"#,
+                "--header|--name)",
+            ]
+        ),
         (.zsh, ["':method:(GET POST)'", "':target:'", "'::note:_files'"]),
-        (.fish, ["complete -c tool -n '__tool_command_is send' -a 'GET POST'", "complete -c tool -n '__tool_command_is send' -F"]),
+        (
+            .fish,
+            [
+                "complete -c tool -n '__tool_command_is send' -a 'GET POST'",
+                "complete -c tool -n '__tool_command_is send' -F",
+            ]
+        ),
     ])
     func completesPositionalArgumentsInTheirPlace(_ shell: CompletionShell, _ fragments: [String]) {
         let script = Self.script(shell)

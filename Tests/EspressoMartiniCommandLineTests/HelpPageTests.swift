@@ -58,7 +58,11 @@ import Testing
 
     @Test func listsThePositionalArgumentsRequiredOnesWithoutBrackets() {
         let page = HelpPage(command: TestProgram.root.subcommand(named: "send")!, width: 80).text
-        #expect(page.contains("\nUSAGE: tool send [--header <header> ...] [--name <text>] <method> <target> [<note>]\n"))
-        #expect(page.contains("\nARGUMENTS:\n  <method>                The method.\n  <target>                Where to send it.\n  <note>                  A file of notes.\n\nOPTIONS:\n"))
+        #expect(
+            page.contains("\nUSAGE: tool send [--header <header> ...] [--name <text>] <method> <target> [<note>]\n"))
+        #expect(
+            page.contains(
+                "\nARGUMENTS:\n  <method>                The method.\n  <target>                Where to send it.\n  <note>                  A file of notes.\n\nOPTIONS:\n"
+            ))
     }
 }

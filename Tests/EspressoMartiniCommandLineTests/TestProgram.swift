@@ -11,7 +11,8 @@ enum TestProgram {
         "level", valueName: "level", help: "LOW, MID or HIGH.", completion: .words(["LOW", "MID", "HIGH"])
     )
     static let input = OptionDefinition.option("input", valueName: "file", help: "The input file.", completion: .files)
-    static let output = OptionDefinition.option("output-dir", valueName: "dir", help: "Where results go.", completion: .directories)
+    static let output = OptionDefinition.option(
+        "output-dir", valueName: "dir", help: "Where results go.", completion: .directories)
     static let verbose = OptionDefinition.flag("verbose", shortName: "v", help: "Say more.")
     static let secret = OptionDefinition.option("secret", valueName: "s", help: "Read but never shown.", isHidden: true)
     static let json = OptionDefinition.flag("json", help: "Print JSON.")
@@ -31,9 +32,12 @@ enum TestProgram {
         name: "list", abstract: "List the things.", options: [json], make: { Made(command: "list", arguments: $0) }
     )
 
-    static let header = OptionDefinition.option("header", valueName: "header", help: "A header; give it once per header.", isRepeatable: true)
-    static let method = PositionalArgument(name: "method", help: "The method.", completion: .words(["GET", "POST"]), isRequired: true)
-    static let target = PositionalArgument(name: "target", help: "Where to send it.", completion: .nothing, isRequired: true)
+    static let header = OptionDefinition.option(
+        "header", valueName: "header", help: "A header; give it once per header.", isRepeatable: true)
+    static let method = PositionalArgument(
+        name: "method", help: "The method.", completion: .words(["GET", "POST"]), isRequired: true)
+    static let target = PositionalArgument(
+        name: "target", help: "Where to send it.", completion: .nothing, isRequired: true)
     static let note = PositionalArgument(name: "note", help: "A file of notes.", completion: .files)
 
     static let send = CommandDefinition(
@@ -42,7 +46,8 @@ enum TestProgram {
     )
 
     static let root = CommandDefinition(
-        name: "tool", abstract: "A tool for the tests.", discussion: "It does nothing.", subcommands: [serve, list, send], make: nil
+        name: "tool", abstract: "A tool for the tests.", discussion: "It does nothing.",
+        subcommands: [serve, list, send], make: nil
     )
 
     static let parser = CommandLineParser(root: root)

@@ -7,16 +7,21 @@ import Testing
 
 /// Descriptions written into a temporary folder and drafted with the real parsers (jansson, libyaml).
 struct DescriptionFixture {
-    static let parser = DescriptionParser(json: JanssonParser(), yaml: YAMLParser(valueLimit: OpenAPIImporter.yamlValueLimit))
+    static let parser = DescriptionParser(
+        json: JanssonParser(), yaml: YAMLParser(valueLimit: OpenAPIImporter.yamlValueLimit))
 
     /// Drafts `text` written as `name`, with `files` beside it; `body` gets the import and the folder.
-    static func draft<T>(_ text: String, name: String = "api.yaml", files: [String: String] = [:], _ body: (OpenAPIImport) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-openapi-\(UUID().uuidString)")
+    static func draft<T>(
+        _ text: String, name: String = "api.yaml", files: [String: String] = [:], _ body: (OpenAPIImport) throws -> T
+    ) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-openapi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (path, contents) in files.merging([name: text], uniquingKeysWith: { $1 }) {
             let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(contents.utf8).write(to: url)
         }
         let drafted = OpenAPIImporter(parser: parser).draft(file: folder.appendingPathComponent(name).path)
@@ -54,7 +59,8 @@ struct DescriptionFixture {
 
     /// A description of one operation `GET /thing` answering `schema` (YAML, indented as a response's schema).
     static func schemaDescription(_ schema: String, version: String = "3.0.3", components: String = "") -> String {
-        let indented = schema.split(separator: "\n", omittingEmptySubsequences: false).map { "                " + $0 }.joined(separator: "\n")
+        let indented = schema.split(separator: "\n", omittingEmptySubsequences: false).map { "                " + $0 }
+            .joined(separator: "\n")
         return """
             openapi: \(version)
             info: {title: t, version: "1"}

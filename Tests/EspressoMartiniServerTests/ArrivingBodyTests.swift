@@ -35,7 +35,9 @@ import Testing
     /// What libmicrohttpd does with a callback body: reads until the end; after `.suspended`, waits until
     /// the connection is resumed (at most `timeout` seconds each time), then reads again. The bytes, how
     /// the body ended, and the times each read gave bytes.
-    static func drain(_ body: ArrivingBody, on connection: FakeConnection, block: Int = 7, timeout: Double = 10) -> (bytes: [UInt8], end: BodyRead, times: [Double], waited: [Bool]) {
+    static func drain(
+        _ body: ArrivingBody, on connection: FakeConnection, block: Int = 7, timeout: Double = 10
+    ) -> (bytes: [UInt8], end: BodyRead, times: [Double], waited: [Bool]) {
         var bytes: [UInt8] = []
         var times: [Double] = []
         var waited: [Bool] = []
@@ -54,7 +56,9 @@ import Testing
             case .suspended:
                 waiting = true
                 let parked = connection.suspensions
-                guard connection.wait(timeout: timeout, until: { connection.resumptions >= parked }) else { return (bytes, .suspended, times, waited) }
+                guard connection.wait(timeout: timeout, until: { connection.resumptions >= parked }) else {
+                    return (bytes, .suspended, times, waited)
+                }
             case .endOfBody, .broken:
                 return (bytes, read, times, waited)
             }
@@ -105,15 +109,18 @@ import Testing
     /// A stream's chunks go out at their due times, each as one write; the bytes of a long chunk go in
     /// several reads without waiting; a pause sends nothing.
     @Test func aStreamSendsEachChunkWhenItIsDue() throws {
-        let stream = ResponseStream(framing: .raw, chunks: [
-            StreamChunk(delay: 0, content: .literal(Array("first\n".utf8))),
-            StreamChunk(delay: 0.15, content: .literal(Array("second chunk, longer than a read\n".utf8))),
-            StreamChunk(delay: 0.1, content: .literal([])),
-            StreamChunk(delay: 0.1, content: .literal(Array("last\n".utf8))),
-        ], repeats: false, derivedContentType: "text/plain", configured: .null)
+        let stream = ResponseStream(
+            framing: .raw,
+            chunks: [
+                StreamChunk(delay: 0, content: .literal(Array("first\n".utf8))),
+                StreamChunk(delay: 0.15, content: .literal(Array("second chunk, longer than a read\n".utf8))),
+                StreamChunk(delay: 0.1, content: .literal([])),
+                StreamChunk(delay: 0.1, content: .literal(Array("last\n".utf8))),
+            ], repeats: false, derivedContentType: "text/plain", configured: .null)
         let answer = try Self.streamAnswer(stream)
         let connection = FakeConnection()
-        let body = StreamBody(answer, start: MonotonicClock.now(), connection: connection, watchesHangUps: false, onClose: nil)
+        let body = StreamBody(
+            answer, start: MonotonicClock.now(), connection: connection, watchesHangUps: false, onClose: nil)
         let (bytes, end, times, waited) = Self.drain(body, on: connection, block: 8)
         #expect(end == .endOfBody)
         #expect(String(decoding: bytes, as: UTF8.self) == "first\nsecond chunk, longer than a read\nlast\n")
@@ -126,10 +133,13 @@ import Testing
 
     /// A repeated stream starts over after its last chunk until it is ended.
     @Test func aRepeatedStreamStartsOverUntilEnded() throws {
-        let stream = ResponseStream(framing: .raw, chunks: [StreamChunk(delay: 0.01, content: .literal(Array("tick\n".utf8)))],
-                                    repeats: true, derivedContentType: "text/plain", configured: .null)
+        let stream = ResponseStream(
+            framing: .raw, chunks: [StreamChunk(delay: 0.01, content: .literal(Array("tick\n".utf8)))],
+            repeats: true, derivedContentType: "text/plain", configured: .null)
         let connection = FakeConnection()
-        let body = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, watchesHangUps: false, onClose: nil)
+        let body = StreamBody(
+            try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, watchesHangUps: false,
+            onClose: nil)
         #expect(body.isEndless)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { body.end(.endOfBody) }
         let (bytes, end, _, _) = Self.drain(body, on: connection, block: 64)
@@ -143,8 +153,10 @@ import Testing
         let bytes = (0..<6000).map { UInt8(truncatingIfNeeded: $0) }
         let owner = HeapBytes(copying: bytes)
         let connection = FakeConnection()
-        let body = PacedBody(KnownBody(.memory(owner.bytes, owner: owner), count: bytes.count), size: UInt64(bytes.count), bytesPerSecond: 20_000,
-                             connection: connection, onClose: nil)
+        let body = PacedBody(
+            KnownBody(.memory(owner.bytes, owner: owner), count: bytes.count), size: UInt64(bytes.count),
+            bytesPerSecond: 20_000,
+            connection: connection, onClose: nil)
         #expect(body.blockSize == 1000)
         let start = Date()
         let (sent, end, _, _) = Self.drain(body, on: connection, block: 4096)
@@ -158,12 +170,15 @@ import Testing
     /// A stream on a slow link: each chunk at its time, its bytes no faster than the bandwidth (the pacing
     /// is the one decorator any body gets, here around the stream).
     @Test func aPacedStreamKeepsItsScheduleAndItsRate() throws {
-        let stream = ResponseStream(framing: .raw, chunks: [
-            StreamChunk(delay: 0, content: .literal(Array(repeating: UInt8(ascii: "a"), count: 3000))),
-            StreamChunk(delay: 0.3, content: .literal(Array("end".utf8))),
-        ], repeats: false, derivedContentType: "text/plain", configured: .null)
+        let stream = ResponseStream(
+            framing: .raw,
+            chunks: [
+                StreamChunk(delay: 0, content: .literal(Array(repeating: UInt8(ascii: "a"), count: 3000))),
+                StreamChunk(delay: 0.3, content: .literal(Array("end".utf8))),
+            ], repeats: false, derivedContentType: "text/plain", configured: .null)
         let connection = FakeConnection()
-        let inner = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, onClose: nil)
+        let inner = StreamBody(
+            try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, onClose: nil)
         let body = PacedBody(inner, size: nil, bytesPerSecond: 20_000, connection: connection, onClose: nil)
         #expect(body.blockSize == 1000)
         let (bytes, end, times, _) = Self.drain(body, on: connection, block: 4096)
@@ -178,10 +193,12 @@ import Testing
     /// Ending a paced body ends the stream waiting inside it: the connection, suspended by the stream, is
     /// resumed and reads the end at once.
     @Test func endingAPacedStreamEndsTheStreamInside() throws {
-        let stream = ResponseStream(framing: .raw, chunks: [StreamChunk(delay: 30, content: .literal(Array("late".utf8)))], repeats: true,
-                                    derivedContentType: "text/plain", configured: .null)
+        let stream = ResponseStream(
+            framing: .raw, chunks: [StreamChunk(delay: 30, content: .literal(Array("late".utf8)))], repeats: true,
+            derivedContentType: "text/plain", configured: .null)
         let connection = FakeConnection()
-        let inner = StreamBody(try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, onClose: nil)
+        let inner = StreamBody(
+            try Self.streamAnswer(stream), start: MonotonicClock.now(), connection: connection, onClose: nil)
         let body = PacedBody(inner, size: nil, bytesPerSecond: 1000, connection: connection, onClose: nil)
         #expect(body.isEndless, "as endless as the stream")
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
@@ -198,12 +215,17 @@ import Testing
     @Test func aKnownBodyCutShortBreaksAfterItsHalf() throws {
         let bytes = Array("0123456789".utf8)
         let owner = HeapBytes(copying: bytes)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-known-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-known-\(UUID().uuidString)"
+        ).path
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { unlink(path) }
         let descriptor = open(path, O_RDONLY)
         #expect(descriptor >= 0)
-        for body in [KnownBody(.memory(owner.bytes, owner: owner), count: 10, cutAfter: 5), KnownBody(.file(descriptor: descriptor), count: 10, cutAfter: 5)] {
+        for body in [
+            KnownBody(.memory(owner.bytes, owner: owner), count: 10, cutAfter: 5),
+            KnownBody(.file(descriptor: descriptor), count: 10, cutAfter: 5),
+        ] {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 3, alignment: 1)
             defer { buffer.deallocate() }
             var sent: [UInt8] = []
@@ -235,7 +257,10 @@ import Testing
 
     static func streamAnswer(_ stream: ResponseStream) throws -> StreamAnswer {
         let fixture = ServerFixture([(.get, "/s", [ConfiguredResponse(.stream(ResponseContent(), stream, nil))])])
-        guard case .stream(let answer) = fixture.decider.decide(Request(method: "GET", path: "/s"), tree: fixture.service.tree) else {
+        guard
+            case .stream(let answer) = fixture.decider.decide(
+                Request(method: "GET", path: "/s"), tree: fixture.service.tree)
+        else {
             throw TestFailure(description: "not a stream")
         }
         return answer

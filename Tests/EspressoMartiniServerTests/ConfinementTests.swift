@@ -21,9 +21,13 @@ import Testing
             let fixture = ServerFixture([(.get, "/hello", [ConfiguredResponse(body: .inline(.string("hi")))])])
             let connection = FakeConnection(loop: ConfinementTests.loopOfAnotherThread())
             let state = fixture.server.requestStarted(uri: "/hello")
-            _ = "GET".withCString { method in "/hello".withCString { url in
-                fixture.server.receive(state, on: connection, url: url, method: method, body: UnsafeRawBufferPointer(start: nil, count: 0))
-            } }
+            _ = "GET".withCString { method in
+                "/hello".withCString { url in
+                    fixture.server.receive(
+                        state, on: connection, url: url, method: method,
+                        body: UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+            }
         }
     }
 

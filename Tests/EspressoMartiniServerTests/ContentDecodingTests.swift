@@ -6,14 +6,18 @@ import Testing
 @Suite struct ContentDecodingTests {
     static let text = #"{"encoding": "br", "text": "espresso martini, shaken hard, served cold"}"#
     /// `text`, encoded by libbrotlienc.
-    static let brotli = "1b47000044b779bd63b7c7e5f7194a4a605067040e3901ff9e50201a061339e1a07b7b1e9fd7edea4905c7a18029862a1897e9c6ce6e096eda8a46da714170008734f801"
+    static let brotli =
+        "1b47000044b779bd63b7c7e5f7194a4a605067040e3901ff9e50201a061339e1a07b7b1e9fd7edea4905c7a18029862a1897e9c6ce6e096eda8a46da714170008734f801"
     /// "hello" with gzip (two members: "hel" then "lo"), zlib and raw deflate, made by Python's zlib.
-    static let gzipTwoMembers = "1f8b0800000000000203cb48cd01001bf10be503000000" + "1f8b0800000000000203cbc907009d4a9c5502000000"
+    static let gzipTwoMembers =
+        "1f8b0800000000000203cb48cd01001bf10be503000000" + "1f8b0800000000000203cbc907009d4a9c5502000000"
     static let zlib = "789ccb48cdc9c90700062c0215"
     static let rawDeflate = "cb48cdc9c90700"
 
     static func bytes(_ hex: String) -> [UInt8] {
-        stride(from: 0, to: hex.count, by: 2).map { UInt8(hex[hex.index(hex.startIndex, offsetBy: $0)...].prefix(2), radix: 16)! }
+        stride(from: 0, to: hex.count, by: 2).map {
+            UInt8(hex[hex.index(hex.startIndex, offsetBy: $0)...].prefix(2), radix: 16)!
+        }
     }
 
     /// Writes `bytes` to a file, decodes it, returns what came out (nil when it did not decode).

@@ -59,8 +59,13 @@ final class FakeUpstreamClient: UpstreamClient, @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let piece = bytes[offset..<min(bytes.count, offset + 64 << 10)]
-            let progress = piece.withUnsafeBytes { readers[ObjectIdentifier(transfer), default: UpstreamResponseReader(answersHead: transfer.request.method == "HEAD")]
-                .read($0, head: { receiver.transferHead($0) }, body: { receiver.transferBody($0) }) }
+            let progress = piece.withUnsafeBytes {
+                readers[
+                    ObjectIdentifier(transfer),
+                    default: UpstreamResponseReader(answersHead: transfer.request.method == "HEAD")
+                ]
+                .read($0, head: { receiver.transferHead($0) }, body: { receiver.transferBody($0) })
+            }
             switch progress {
             case .complete:
                 ended.append((transfer, nil))

@@ -18,7 +18,8 @@ import Testing
             var proxy = ProxyConfiguration(target: try ProxyTarget.parse("http://127.0.0.1:9/v2").get())
             proxy.timeout = timeout
             configuration.proxy = proxy
-            server = ServerFixture([(.get, "/hello", [ConfiguredResponse(body: .inline(.string("hi")))])], configuration: configuration)
+            server = ServerFixture(
+                [(.get, "/hello", [ConfiguredResponse(body: .inline(.string("hi")))])], configuration: configuration)
             let forwarder = try #require(server.server.forwarder)
             loop.lane = ForwardingLane(forwarder: forwarder, loop: loop, client: client)
         }
@@ -44,7 +45,9 @@ import Testing
             func receive(_ body: [UInt8] = []) -> Bool {
                 method.withCString { method in
                     path.withCString { url in
-                        body.withUnsafeBytes { handler.receive(state, on: connection, url: url, method: method, body: $0) }
+                        body.withUnsafeBytes {
+                            handler.receive(state, on: connection, url: url, method: method, body: $0)
+                        }
                     }
                 }
             }
@@ -61,7 +64,9 @@ import Testing
 
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    @Test("a miss goes to the target with its head as written for it; the target's answer goes back, journaled and logged as forwarded")
+    @Test(
+        "a miss goes to the target with its head as written for it; the target's answer goes back, journaled and logged as forwarded"
+    )
     func aMissIsForwardedAndAnswered() throws {
         let fixture = try Fixture()
         let request = fixture.request("GET", "/missing?x=1", headers: [HTTPHeader(name: "Accept", value: "text/plain")])
@@ -70,10 +75,13 @@ import Testing
         #expect(fixture.client.started.isEmpty, "the transfer starts once libmicrohttpd's callback has returned")
         fixture.loop.turn()
         let transfer = try #require(fixture.client.started.first)
-        #expect(transfer.head.hasPrefix("GET /v2/missing?x=1 HTTP/1.1\r\nHost: 127.0.0.1:9\r\nAccept: text/plain\r\n"), "\(transfer.head)")
+        #expect(
+            transfer.head.hasPrefix("GET /v2/missing?x=1 HTTP/1.1\r\nHost: 127.0.0.1:9\r\nAccept: text/plain\r\n"),
+            "\(transfer.head)")
         #expect(transfer.head.contains("X-Forwarded-For: 127.0.0.1\r\n") && transfer.head.hasSuffix("\r\n\r\n"))
 
-        fixture.client.answer(transfer, with: Self.bytes("HTTP/1.1 201 Created\r\nContent-Length: 5\r\nX-Target: yes\r\n\r\nmade!"))
+        fixture.client.answer(
+            transfer, with: Self.bytes("HTTP/1.1 201 Created\r\nContent-Length: 5\r\nX-Target: yes\r\n\r\nmade!"))
         fixture.loop.turn()
         #expect(request.connection.resumptions == 1, "the answer is whole: the client's connection resumes")
         #expect(request.receive())
@@ -83,17 +91,22 @@ import Testing
         request.complete()
         #expect(fixture.server.journal.entries.map(\.status) == [201])
         #expect(fixture.server.accessLog.all.map(\.forwarded) == [true])
-        #expect(fixture.client.removed.map { ObjectIdentifier($0) } == [ObjectIdentifier(transfer)], "the ended transfer is taken out of the client")
+        #expect(
+            fixture.client.removed.map { ObjectIdentifier($0) } == [ObjectIdentifier(transfer)],
+            "the ended transfer is taken out of the client")
 
         let hit = fixture.server.request("GET", "/hello").0
         #expect(hit.queued.map(\.status) == [200], "the tree still answers what it has")
     }
 
-    @Test("the client's body streams to the target as it comes; past 1 MiB waiting, the client's connection waits for the target")
+    @Test(
+        "the client's body streams to the target as it comes; past 1 MiB waiting, the client's connection waits for the target"
+    )
     func theBodyStreamsInBoundedMemory() throws {
         let fixture = try Fixture()
         let megabyte = [UInt8](repeating: 0x61, count: ForwardedExchange.highWater)
-        let request = fixture.request("PUT", "/upload", headers: [HTTPHeader(name: "Content-Length", value: "\(megabyte.count + 3)")])
+        let request = fixture.request(
+            "PUT", "/upload", headers: [HTTPHeader(name: "Content-Length", value: "\(megabyte.count + 3)")])
         fixture.loop.turn()
         let transfer = try #require(fixture.client.started.first, "a miss is forwarded at its headers")
         #expect(transfer.request.body == .length(megabyte.count + 3))
@@ -124,7 +137,10 @@ import Testing
         fixture.loop.turn()
         let transfer = try #require(fixture.client.started.first)
         let size = 3 * ForwardedExchange.highWater
-        var left = fixture.client.answer(transfer, with: Self.bytes("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n") + [UInt8](repeating: 0x62, count: size))
+        var left = fixture.client.answer(
+            transfer,
+            with: Self.bytes("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n")
+                + [UInt8](repeating: 0x62, count: size))
         #expect(!left.isEmpty, "past 1 MiB waiting for the client, the rest is refused for now")
         fixture.loop.turn()
         #expect(request.receive(), "the head goes once the client has read what it could")
@@ -165,7 +181,9 @@ import Testing
 
         let silent = fixture.request("GET", "/silent")
         #expect(silent.receive())
-        #expect(fixture.loop.turn(until: { silent.connection.resumptions == 1 }, timeout: 10), "overdue: the client's connection resumes")
+        #expect(
+            fixture.loop.turn(until: { silent.connection.resumptions == 1 }, timeout: 10),
+            "overdue: the client's connection resumes")
         #expect(silent.receive())
         #expect(silent.connection.queued.map(\.status) == [504])
         silent.complete()

@@ -10,7 +10,8 @@ import Testing
 @Suite struct RecordingWriterTests {
     static func exchange(_ number: Int) -> RecordedExchange {
         RecordedExchange(
-            method: .get, path: "/backlog/\(number)", rawQuery: "", requestHeaders: [], requestBody: nil, requestBodySize: 0, statusCode: 200,
+            method: .get, path: "/backlog/\(number)", rawQuery: "", requestHeaders: [], requestBody: nil,
+            requestBodySize: 0, statusCode: 200,
             responseHeaders: [HTTPHeader(name: "Content-Type", value: "application/json")], responseBodyFile: nil,
             responseBodyBytes: Array(#"{"n": \#(number)}"#.utf8), contentDecoded: false
         )
@@ -18,7 +19,9 @@ import Testing
 
     @Test("behind while backlogLimit exchanges wait, caught up once they are written; each is written")
     func backlog() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-writer-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-writer-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let recorder = ExchangeRecorder(requestsFolder: root, options: RecordingOptions(), parser: JanssonParser())
@@ -26,12 +29,15 @@ import Testing
         // The first job's `then` holds the writing thread (once that job is written) until the backlog is looked at.
         let holding = Locked(false)
         let gate = Monitor(false)
-        writer.submit(RecordingWriter.Job(exchange: Self.exchange(0), encoding: nil) {
-            holding.withLock { $0 = true }
-            gate.wait { $0 }
-        })
+        writer.submit(
+            RecordingWriter.Job(exchange: Self.exchange(0), encoding: nil) {
+                holding.withLock { $0 = true }
+                gate.wait { $0 }
+            })
         let holdDeadline = ContinuousClock.now + .seconds(30)
-        while !holding.withLock({ $0 }), ContinuousClock.now < holdDeadline { try await Task.sleep(for: .milliseconds(5)) }
+        while !holding.withLock({ $0 }), ContinuousClock.now < holdDeadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(holding.withLock { $0 })
         for number in 1...RecordingWriter.backlogLimit {
             #expect(!writer.isBehind, "behind with \(number - 1) waiting")

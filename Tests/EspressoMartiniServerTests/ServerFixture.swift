@@ -17,18 +17,26 @@ struct ServerFixture {
     private let connections = ConnectionsMade()
 
     /// `variants`, when given, are each exchange's in turn.
-    init(_ exchanges: [(HTTPMethod, String, [ConfiguredResponse])], variants: [[Variant]]? = nil, configuration: ServerConfiguration = ServerConfiguration(),
-         scriptAnswer: GeneratedAnswer = GeneratedAnswer(statusCode: 418, headers: [], body: Array("teapot".utf8))) {
+    init(
+        _ exchanges: [(HTTPMethod, String, [ConfiguredResponse])], variants: [[Variant]]? = nil,
+        configuration: ServerConfiguration = ServerConfiguration(),
+        scriptAnswer: GeneratedAnswer = GeneratedAnswer(statusCode: 418, headers: [], body: Array("teapot".utf8))
+    ) {
         var builder = RouteTrie.Builder()
         let made = exchanges.enumerated().map { index, exchange in
             let route = RoutePattern(parsing: exchange.1)
             _ = builder.insert(route, method: exchange.0, exchange: index)
-            return Exchange(method: exchange.0, route: route, methodFolderName: exchange.0.name, responses: exchange.2, variants: variants?[index] ?? [])
+            return Exchange(
+                method: exchange.0, route: route, methodFolderName: exchange.0.name, responses: exchange.2,
+                variants: variants?[index] ?? [])
         }
-        let tree = ExchangeTree(exchanges: made, trie: builder.freeze(), folder: "/nonexistent", realFolder: "/nonexistent")
+        let tree = ExchangeTree(
+            exchanges: made, trie: builder.freeze(), folder: "/nonexistent", realFolder: "/nonexistent")
         var configuration = configuration
         configuration.requestsFolder = "/nonexistent"
-        service = TreeService(tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"))
+        service = TreeService(
+            tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()),
+            logger: Logger(label: "test"))
         decider = Decider(
             configuration: configuration, admin: AdminAPI(service: service, journal: journal), parser: JanssonParser(),
             templates: TemplateEnvironment(cache: service.cache, mockServer: "http://127.0.0.1:8080")
@@ -45,18 +53,28 @@ struct ServerFixture {
     /// one piece, then the end; then, while the connection is suspended (a delay, a script), waits for it to
     /// resume and ends the request again. Returns the connection, to see what was queued on it.
     @discardableResult
-    func request(_ method: String, _ path: String, headers: [HTTPHeader] = [], body: String = "") -> (FakeConnection, handled: Bool) {
+    func request(
+        _ method: String, _ path: String, headers: [HTTPHeader] = [], body: String = ""
+    ) -> (FakeConnection, handled: Bool) {
         let connection = FakeConnection(headers: headers)
         connections.append(connection)
         let (rawPath, query) = path.split(separator: "?", maxSplits: 1).map(String.init).pair
         let state = server.requestStarted(uri: query.isEmpty ? rawPath : rawPath + "?" + query)
         var handled = method.withCString { method in
             rawPath.withCString { url in
-                var handled = server.receive(state, on: connection, url: url, method: method, body: UnsafeRawBufferPointer(start: nil, count: 0))
+                var handled = server.receive(
+                    state, on: connection, url: url, method: method, body: UnsafeRawBufferPointer(start: nil, count: 0))
                 if !body.isEmpty {
-                    handled = handled && Array(body.utf8).withUnsafeBytes { server.receive(state, on: connection, url: url, method: method, body: $0) }
+                    handled =
+                        handled
+                        && Array(body.utf8).withUnsafeBytes {
+                            server.receive(state, on: connection, url: url, method: method, body: $0)
+                        }
                 }
-                return handled && server.receive(state, on: connection, url: url, method: method, body: UnsafeRawBufferPointer(start: nil, count: 0))
+                return handled
+                    && server.receive(
+                        state, on: connection, url: url, method: method,
+                        body: UnsafeRawBufferPointer(start: nil, count: 0))
             }
         }
         var ended = 0
@@ -64,7 +82,11 @@ struct ServerFixture {
             ended += 1
             guard connection.wait(until: { connection.resumptions >= ended }) else { break }
             handled = method.withCString { method in
-                rawPath.withCString { url in server.receive(state, on: connection, url: url, method: method, body: UnsafeRawBufferPointer(start: nil, count: 0)) }
+                rawPath.withCString { url in
+                    server.receive(
+                        state, on: connection, url: url, method: method,
+                        body: UnsafeRawBufferPointer(start: nil, count: 0))
+                }
             }
         }
         server.requestCompleted(state)

@@ -46,7 +46,9 @@ final class TestLoop: EventLoop, @unchecked Sendable {
     /// `milliseconds` for a client's hang-up (less when a timer is due sooner), the timers that are due.
     func turn(milliseconds: Int = 1) {
         assertInEventLoop()
-        for work in handed.withLock({ handed in defer { handed.removeAll() }; return handed }) { work() }
+        for work in handed.withLock({ handed in
+            defer { handed.removeAll() }; return handed
+        }) { work() }
         var timeout = timers.milliseconds(atMost: milliseconds)
         if let lane { timeout = lane.beforeWait(milliseconds: timeout) }
         poll.wait(milliseconds: timeout, unless: { false }) { token, events in

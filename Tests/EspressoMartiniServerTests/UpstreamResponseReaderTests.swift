@@ -21,10 +21,12 @@ struct UpstreamResponseReaderTests {
         repeat {
             let end = min(bytes.count, start + min(pieceSize, bytes.count))
             outcome.progress = bytes[start..<end].withUnsafeBytes { piece in
-                reader.read(piece, head: { outcome.heads.append($0) }, body: {
-                    outcome.body.append(contentsOf: $0)
-                    return true
-                })
+                reader.read(
+                    piece, head: { outcome.heads.append($0) },
+                    body: {
+                        outcome.body.append(contentsOf: $0)
+                        return true
+                    })
             }
             outcome.consumed = start + reader.consumed
             start = end
@@ -32,25 +34,34 @@ struct UpstreamResponseReaderTests {
         return outcome
     }
 
-    @Test("an answer with Content-Length: its head once, its headers as they came, its body, complete, the connection kept")
+    @Test(
+        "an answer with Content-Length: its head once, its headers as they came, its body, complete, the connection kept"
+    )
     func contentLength() {
         var reader = UpstreamResponseReader(answersHead: false)
-        let outcome = Self.read("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Empty:\r\nContent-Length:  7 \r\n\r\n{\"a\":1}", into: &reader)
+        let outcome = Self.read(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Empty:\r\nContent-Length:  7 \r\n\r\n{\"a\":1}",
+            into: &reader)
         #expect(outcome.heads.count == 1)
         #expect(outcome.heads.first?.statusCode == 200)
         #expect(outcome.heads.first?.contentLength == 7)
-        #expect(outcome.heads.first?.headers == [
-            HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Empty", value: ""), HTTPHeader(name: "Content-Length", value: "7"),
-        ])
+        #expect(
+            outcome.heads.first?.headers == [
+                HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Empty", value: ""),
+                HTTPHeader(name: "Content-Length", value: "7"),
+            ])
         #expect(String(decoding: outcome.body, as: UTF8.self) == "{\"a\":1}")
         #expect(outcome.progress == .complete)
         #expect(reader.keepsAlive)
     }
 
-    @Test("a chunked answer read a byte at a time: extensions and trailers skipped, the body whole", arguments: [1, 3, 1000])
+    @Test(
+        "a chunked answer read a byte at a time: extensions and trailers skipped, the body whole",
+        arguments: [1, 3, 1000])
     func chunked(pieceSize: Int) {
         var reader = UpstreamResponseReader(answersHead: false)
-        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n5;name=value\r\nhello\r\nB\r\n, espresso!\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n5;name=value\r\nhello\r\nB\r\n, espresso!\r\n0\r\nX-Trailer: 1\r\n\r\n"
         let outcome = Self.read(text, into: &reader, pieceSize: pieceSize)
         #expect(String(decoding: outcome.body, as: UTF8.self) == "hello, espresso!")
         #expect(outcome.progress == .complete)
@@ -64,7 +75,9 @@ struct UpstreamResponseReaderTests {
     @Test("interim answers before the final head are skipped; its body follows")
     func interim() {
         var reader = UpstreamResponseReader(answersHead: false)
-        let outcome = Self.read("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", into: &reader)
+        let outcome = Self.read(
+            "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+            into: &reader)
         #expect(outcome.heads.map(\.statusCode) == [200])
         #expect(outcome.heads.first?.headers == [HTTPHeader(name: "Content-Length", value: "2")])
         #expect(outcome.body == Array("ok".utf8))
@@ -74,8 +87,12 @@ struct UpstreamResponseReaderTests {
     @Test("a folded header line continues the header before it")
     func folded() {
         var reader = UpstreamResponseReader(answersHead: false)
-        let outcome = Self.read("HTTP/1.1 200 OK\r\nX-Long: first\r\n  second\r\nContent-Length: 0\r\n\r\n", into: &reader)
-        #expect(outcome.heads.first?.headers == [HTTPHeader(name: "X-Long", value: "first second"), HTTPHeader(name: "Content-Length", value: "0")])
+        let outcome = Self.read(
+            "HTTP/1.1 200 OK\r\nX-Long: first\r\n  second\r\nContent-Length: 0\r\n\r\n", into: &reader)
+        #expect(
+            outcome.heads.first?.headers == [
+                HTTPHeader(name: "X-Long", value: "first second"), HTTPHeader(name: "Content-Length", value: "0"),
+            ])
         #expect(outcome.progress == .complete)
     }
 
@@ -104,7 +121,10 @@ struct UpstreamResponseReaderTests {
 
     @Test("Connection: close and HTTP/1.0 end the connection after the answer")
     func closing() {
-        for text in ["HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n", "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n"] {
+        for text in [
+            "HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n",
+        ] {
             var reader = UpstreamResponseReader(answersHead: false)
             #expect(Self.read(text, into: &reader).progress == .complete)
             #expect(!reader.keepsAlive, "\(text)")
@@ -119,7 +139,13 @@ struct UpstreamResponseReaderTests {
         #expect(first == .paused)
         #expect(reader.consumed == text.count - 4)
         var body: [UInt8] = []
-        let rest = text[(text.count - 4)...].withUnsafeBytes { reader.read($0, head: { _ in }, body: { body.append(contentsOf: $0); return true }) }
+        let rest = text[(text.count - 4)...].withUnsafeBytes {
+            reader.read(
+                $0, head: { _ in },
+                body: {
+                    body.append(contentsOf: $0); return true
+                })
+        }
         #expect(rest == .complete)
         #expect(body == Array("body".utf8))
     }
@@ -133,10 +159,14 @@ struct UpstreamResponseReaderTests {
         #expect(outcome.consumed == answer.utf8.count)
     }
 
-    @Test("what is no HTTP/1.1 answer is malformed", arguments: [
-        "SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2xx OK\r\n\r\n", "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n",
-    ])
+    @Test(
+        "what is no HTTP/1.1 answer is malformed",
+        arguments: [
+            "SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2xx OK\r\n\r\n",
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n",
+        ])
     func malformed(text: String) {
         var reader = UpstreamResponseReader(answersHead: false)
         guard case .malformed(let problem) = Self.read(text, into: &reader).progress else {
@@ -149,7 +179,9 @@ struct UpstreamResponseReaderTests {
     @Test("a head longer than 64 KiB is malformed")
     func headTooLong() {
         var reader = UpstreamResponseReader(answersHead: false)
-        let text = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-Long: " + String(repeating: "a", count: 1000) + "\r\n", count: 70)
+        let text =
+            "HTTP/1.1 200 OK\r\n"
+            + String(repeating: "X-Long: " + String(repeating: "a", count: 1000) + "\r\n", count: 70)
         guard case .malformed = Self.read(text, into: &reader, pieceSize: 4096).progress else {
             Issue.record("a 70 KB head was taken")
             return

@@ -42,8 +42,13 @@ import Testing
         var times = [Int](repeating: 0, count: responseCount)
         for case let position? in positions { times[position] += 1 }
         switch mode {
-        case .loop: #expect(times.enumerated().allSatisfy { $1 == calls / responseCount + ($0 < calls % responseCount ? 1 : 0) })
-        default: #expect(times == [Int](repeating: 1, count: responseCount) && positions.filter { $0 == nil }.count == calls - responseCount)
+        case .loop:
+            #expect(
+                times.enumerated().allSatisfy { $1 == calls / responseCount + ($0 < calls % responseCount ? 1 : 0) })
+        default:
+            #expect(
+                times == [Int](repeating: 1, count: responseCount)
+                    && positions.filter { $0 == nil }.count == calls - responseCount)
         }
         #expect(counter.value == calls)
     }
@@ -95,13 +100,19 @@ import Testing
 
 @Suite struct CallCountersTests {
     func exchange(_ method: HTTPMethod, _ route: String, variants: Int = 0) -> Exchange {
-        let variants = (0..<variants).map { Variant(conditions: VariantConditions([]), when: nil, responses: $0..<($0 + 1)) }
-        return Exchange(method: method, route: RoutePattern(parsing: route), methodFolderName: method.name, responses: [], variants: variants)
+        let variants = (0..<variants).map {
+            Variant(conditions: VariantConditions([]), when: nil, responses: $0..<($0 + 1))
+        }
+        return Exchange(
+            method: method, route: RoutePattern(parsing: route), methodFolderName: method.name, responses: [],
+            variants: variants)
     }
 
     /// The counter a tree made of one exchange, `method route`, gets.
     func counter(_ counters: CallCounters, _ method: HTTPMethod, _ route: String) -> CallCounter {
-        counters.counters(for: [Exchange(method: method, route: RoutePattern(parsing: route), methodFolderName: method.name, responses: [])])[0]
+        counters.counters(for: [
+            Exchange(method: method, route: RoutePattern(parsing: route), methodFolderName: method.name, responses: [])
+        ])[0]
     }
 
     @Test func theSameKeyGivesTheSameCounter() {

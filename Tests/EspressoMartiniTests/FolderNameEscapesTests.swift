@@ -17,7 +17,8 @@ import Testing
 
     @Test(arguments: [
         ("a%2Fb", "holds %2F"), ("100%", "not followed by two hexadecimal digits"), ("%4", "not followed by two"),
-        ("%zz", "not followed by two"), ("%FF", "not UTF-8"), ("%2E", "decodes to '.'"), ("%2E%2E", "decodes to '..'"), ("a%00", "%00"),
+        ("%zz", "not followed by two"), ("%FF", "not UTF-8"), ("%2E", "decodes to '.'"), ("%2E%2E", "decodes to '..'"),
+        ("a%00", "%00"),
     ])
     func aNameNoSegmentCanHaveIsRefused(_ name: String, _ reason: String) throws {
         guard case .refused(let message)? = FolderNameEscapes.decode(name) else {
@@ -29,10 +30,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("users", false, "users"), ("*", false, "%2A"), ("**", false, "%2A%2A"), ("***", false, "***"), ("{id}", false, "%7Bid%7D"),
-        ("{}", false, "{}"), (":id", false, "%3Aid"), (":", false, ":"), ("GET", false, "%47ET"), ("delete", false, "%64elete"),
-        ("Options", false, "%4Fptions"), (".well-known", false, "%2Ewell-known"), ("50%", false, "50%25"), ("a\tb", false, "a%09b"),
-        ("__espressomartini", true, "%5F_espressomartini"), ("__espressomartini", false, "__espressomartini"), ("café", false, "café"),
+        ("users", false, "users"), ("*", false, "%2A"), ("**", false, "%2A%2A"), ("***", false, "***"),
+        ("{id}", false, "%7Bid%7D"),
+        ("{}", false, "{}"), (":id", false, "%3Aid"), (":", false, ":"), ("GET", false, "%47ET"),
+        ("delete", false, "%64elete"),
+        ("Options", false, "%4Fptions"), (".well-known", false, "%2Ewell-known"), ("50%", false, "50%25"),
+        ("a\tb", false, "a%09b"),
+        ("__espressomartini", true, "%5F_espressomartini"), ("__espressomartini", false, "__espressomartini"),
+        ("café", false, "café"),
         ("a b", false, "a b"), ("getter", false, "getter"),
     ])
     func theWriterSpellsEachSegmentSoThatItMatchesOnlyItself(_ text: String, _ atRoot: Bool, _ folder: String) {
@@ -50,12 +55,17 @@ import Testing
     }
 
     @Test func escapedFoldersServeOnlyTheirLiteralSegment() throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(folders: [
-            "exchanges/files/%2A/x/GET", "exchanges/files/{name}/x/GET", "exchanges/api/%47ET/POST", "exchanges/tags/%7Bid%7D/GET",
-        ]))
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(folders: [
+                "exchanges/files/%2A/x/GET", "exchanges/files/{name}/x/GET", "exchanges/api/%47ET/POST",
+                "exchanges/tags/%7Bid%7D/GET",
+            ]))
         #expect(LoaderFixture.descriptions(diagnostics, root: root) == [])
         let loaded = try #require(tree)
-        #expect(LoaderFixture.routes(loaded) == ["POST /api/%47ET", "GET /files/%2A/x", "GET /files/{name}/x", "GET /tags/%7Bid%7D"])
+        #expect(
+            LoaderFixture.routes(loaded) == [
+                "POST /api/%47ET", "GET /files/%2A/x", "GET /files/{name}/x", "GET /tags/%7Bid%7D",
+            ])
         func answer(_ method: HTTPMethod, _ path: String) -> String? {
             guard case .exchange(let index) = loaded.resolve(RequestPath(path), method: method) else { return nil }
             return loaded.exchanges[index].folder
@@ -69,18 +79,22 @@ import Testing
     }
 
     @Test func anEscapedFolderAndItsPlainTwinClash() throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(folders: ["exchanges/a%20b/GET", "exchanges/a b/GET"]))
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(folders: ["exchanges/a%20b/GET", "exchanges/a b/GET"]))
         #expect(tree == nil)
-        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
-            "$TMP/exchanges/a%20b/GET: error: GET /a%20b matches exactly the same requests as GET /a b in $TMP/exchanges/a b/GET; remove or rename one of the two folders",
-        ])
+        #expect(
+            LoaderFixture.descriptions(diagnostics, root: root) == [
+                "$TMP/exchanges/a%20b/GET: error: GET /a%20b matches exactly the same requests as GET /a b in $TMP/exchanges/a b/GET; remove or rename one of the two folders"
+            ])
     }
 
     @Test func aFolderNameNoSegmentCanHaveIsALoadError() throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(folders: ["exchanges/a%2Fb/GET", "exchanges/ok/GET"]))
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(folders: ["exchanges/a%2Fb/GET", "exchanges/ok/GET"]))
         #expect(tree == nil)
-        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
-            "$TMP/exchanges/a%2Fb: error: the folder name 'a%2Fb' holds %2F, a '/', which no path segment can hold; rename the folder",
-        ])
+        #expect(
+            LoaderFixture.descriptions(diagnostics, root: root) == [
+                "$TMP/exchanges/a%2Fb: error: the folder name 'a%2Fb' holds %2F, a '/', which no path segment can hold; rename the folder"
+            ])
     }
 }

@@ -20,7 +20,10 @@ import Testing
         (.array([]), "[]"),
         (.object([]), "{}"),
         (.array([.integer(1), .array([.null]), .object([])]), "[1,[null],{}]"),
-        (.object([JSONMember(key: "z", value: .integer(1)), JSONMember(key: "a\"", value: .array([.string("x")]))]), #"{"z":1,"a\"":["x"]}"#),
+        (
+            .object([JSONMember(key: "z", value: .integer(1)), JSONMember(key: "a\"", value: .array([.string("x")]))]),
+            #"{"z":1,"a\"":["x"]}"#
+        ),
     ])
     func compactText(_ value: JSONValue, _ text: String) {
         #expect(value.compactText == text)
@@ -40,24 +43,27 @@ import Testing
 
     @Test func indentedTextPutsOneMemberOrElementPerLineInTheirOrder() {
         let value = JSONValue.object([
-            JSONMember(key: "z", value: .array([.integer(1), .object([JSONMember(key: "k", value: .string("v\n"))]), .array([])])),
+            JSONMember(
+                key: "z",
+                value: .array([.integer(1), .object([JSONMember(key: "k", value: .string("v\n"))]), .array([])])),
             JSONMember(key: "a", value: .object([])),
             JSONMember(key: "b", value: .real(0.5)),
         ])
-        #expect(value.indentedText == """
-            {
-              "z": [
-                1,
+        #expect(
+            value.indentedText == """
                 {
-                  "k": "v\\n"
-                },
-                []
-              ],
-              "a": {},
-              "b": 0.5
-            }
+                  "z": [
+                    1,
+                    {
+                      "k": "v\\n"
+                    },
+                    []
+                  ],
+                  "a": {},
+                  "b": 0.5
+                }
 
-            """)
+                """)
         #expect(JSONValue.string("x").indentedText == "\"x\"\n")
     }
 

@@ -63,7 +63,8 @@ import Testing
     }
 
     @Test func escapedKeysAreDecoded() {
-        let map = Self.map(#"{"a\"b": 1, "c\\": 2, "\u00e9t\u00E9": 3, "\ud83d\ude00": 4, "tab\there\n/\/": 5, "x": 6}"#)
+        let map = Self.map(
+            #"{"a\"b": 1, "c\\": 2, "\u00e9t\u00E9": 3, "\ud83d\ude00": 4, "tab\there\n/\/": 5, "x": 6}"#)
         #expect(map.value(["a\"b"]) == Self.at(1, 10))
         #expect(map.value(["c\\"]) == Self.at(1, 20))
         #expect(map.value(["été"]) == Self.at(1, 40))

@@ -9,10 +9,14 @@ import Testing
 
     @Test func convertsEveryKindKeepingMemberOrder() throws {
         let value = try Self.parse(#"{"z": [1, -2.5, "s\u00e9", true, false, null], "a": {}}"#).get()
-        #expect(value == .object([
-            JSONMember(key: "z", value: .array([.integer(1), .real(-2.5), .string("sé"), .bool(true), .bool(false), .null])),
-            JSONMember(key: "a", value: .object([])),
-        ]))
+        #expect(
+            value
+                == .object([
+                    JSONMember(
+                        key: "z",
+                        value: .array([.integer(1), .real(-2.5), .string("sé"), .bool(true), .bool(false), .null])),
+                    JSONMember(key: "a", value: .object([])),
+                ]))
     }
 
     @Test func acceptsAnyTopLevelValue() throws {
@@ -27,7 +31,9 @@ import Testing
         ("", 1, 1, "invalid JSON: the file is empty"),
     ])
     func reportsWhereAndWhy(_ text: String, _ line: Int, _ column: Int, _ message: String) {
-        #expect(Self.parse(text) == .failure(JSONSyntaxError(position: SourcePosition(line: line, column: column), message: message)))
+        #expect(
+            Self.parse(text)
+                == .failure(JSONSyntaxError(position: SourcePosition(line: line, column: column), message: message)))
     }
 
     @Test func stringsWithEmbeddedNulAreRejected() {

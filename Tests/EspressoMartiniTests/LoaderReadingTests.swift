@@ -9,55 +9,62 @@ import Testing
     /// path and the size, and the server reads the bytes when a request first needs them.
     @Test func responseFilesAreCheckedNotRead() throws {
         let large = String(repeating: "x", count: 3 * 1024 * 1024)
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(files: [
-            "exchanges/small/GET/configuration.json": #"{"response_file": "small.json"}"#,
-            "exchanges/small/GET/small.json": #"{"ok":true}"#,
-            "exchanges/large/GET/configuration.json": #"{"response_file": "large.txt"}"#,
-            "exchanges/large/GET/large.txt": large,
-        ]))
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(files: [
+                "exchanges/small/GET/configuration.json": #"{"response_file": "small.json"}"#,
+                "exchanges/small/GET/small.json": #"{"ok":true}"#,
+                "exchanges/large/GET/configuration.json": #"{"response_file": "large.txt"}"#,
+                "exchanges/large/GET/large.txt": large,
+            ]))
         #expect(diagnostics.all.isEmpty)
         let bodies = (tree?.exchanges ?? []).map { $0.responses[0].content?.body }
-        #expect(bodies == [
-            ResponseBody.file(name: "large.txt", path: nil, size: large.utf8.count),
-            ResponseBody.file(name: "small.json", path: nil, size: 11),
-        ])
+        #expect(
+            bodies == [
+                ResponseBody.file(name: "large.txt", path: nil, size: large.utf8.count),
+                ResponseBody.file(name: "small.json", path: nil, size: 11),
+            ])
         let exchanges = tree?.exchanges ?? []
-        #expect(exchanges.map { tree?.path(ofFile: $0.responses[0].content?.body.fileName ?? "", at: nil, in: $0) } == [
-            root + "/exchanges/large/GET/large.txt", root + "/exchanges/small/GET/small.json",
-        ])
+        #expect(
+            exchanges.map { tree?.path(ofFile: $0.responses[0].content?.body.fileName ?? "", at: nil, in: $0) } == [
+                root + "/exchanges/large/GET/large.txt", root + "/exchanges/small/GET/small.json",
+            ])
     }
 
     /// A file only its owner may read takes the second question (`faccessat`); one nobody may read is
     /// an error, unless the loader runs as root, which reads anything.
     @Test func aResponseFileThatCannotBeReadIsAnErrorWithItsPosition() throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(
-            files: [
-                "exchanges/own/GET/configuration.json": #"{"response_file": "own.json"}"#,
-                "exchanges/own/GET/own.json": "{}",
-                "exchanges/none/GET/configuration.json": #"{"response_file": "none.json"}"#,
-                "exchanges/none/GET/none.json": "{}",
-            ],
-            modes: ["exchanges/own/GET/own.json": 0o600, "exchanges/none/GET/none.json": 0o000]
-        ))
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(
+                files: [
+                    "exchanges/own/GET/configuration.json": #"{"response_file": "own.json"}"#,
+                    "exchanges/own/GET/own.json": "{}",
+                    "exchanges/none/GET/configuration.json": #"{"response_file": "none.json"}"#,
+                    "exchanges/none/GET/none.json": "{}",
+                ],
+                modes: ["exchanges/own/GET/own.json": 0o600, "exchanges/none/GET/none.json": 0o000]
+            ))
         if geteuid() == 0 {
             #expect(diagnostics.all.isEmpty)
             #expect(LoaderFixture.routes(tree) == ["GET /none", "GET /own"])
         } else {
-            #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
-                "$TMP/exchanges/none/GET/configuration.json:1:19: error: 'response_file' 'none.json' cannot be read; check its permissions",
-            ])
+            #expect(
+                LoaderFixture.descriptions(diagnostics, root: root) == [
+                    "$TMP/exchanges/none/GET/configuration.json:1:19: error: 'response_file' 'none.json' cannot be read; check its permissions"
+                ])
             #expect(tree == nil)
         }
     }
 
     @Test(.timeLimit(.minutes(3))) func aNamedPipeAsResponseFileIsAnErrorAndDoesNotBlockTheLoad() throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(
-            files: ["exchanges/pipe/GET/configuration.json": #"{"response_file": "fifo"}"#],
-            fifos: ["exchanges/pipe/GET/fifo"]
-        ))
-        #expect(LoaderFixture.descriptions(diagnostics, root: root) == [
-            "$TMP/exchanges/pipe/GET/configuration.json:1:19: error: 'response_file' 'fifo' is not a regular file",
-        ])
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(
+                files: ["exchanges/pipe/GET/configuration.json": #"{"response_file": "fifo"}"#],
+                fifos: ["exchanges/pipe/GET/fifo"]
+            ))
+        #expect(
+            LoaderFixture.descriptions(diagnostics, root: root) == [
+                "$TMP/exchanges/pipe/GET/configuration.json:1:19: error: 'response_file' 'fifo' is not a regular file"
+            ])
         #expect(tree == nil)
     }
 
@@ -73,7 +80,9 @@ import Testing
             routes.append("GET /\(name)/item")
             if index % 3 == 0 {
                 files["exchanges/\(name)/POST/configuration.json"] = #"{"delay": -1}"#
-                expected.append("$TMP/exchanges/\(name)/POST/configuration.json:1:11: error: 'delay' must not be negative; use 0 or more seconds")
+                expected.append(
+                    "$TMP/exchanges/\(name)/POST/configuration.json:1:11: error: 'delay' must not be negative; use 0 or more seconds"
+                )
             }
         }
         for _ in 0..<5 {

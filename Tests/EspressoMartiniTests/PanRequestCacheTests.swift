@@ -34,7 +34,8 @@ import Testing
         }
         first.start()
         holding.wait()
-        #expect(cache.value(forKey: "n") == .integer(1), "a reader gets the published value while a call holds the cache")
+        #expect(
+            cache.value(forKey: "n") == .integer(1), "a reader gets the published value while a call holds the cache")
         #expect(cache.snapshot == .object([JSONMember(key: "n", value: .integer(1))]))
         let secondRead = Locked<Int64?>(nil)
         let second = Thread {

@@ -5,11 +5,13 @@ import Testing
 /// The request model conditions read (doc/variants.md): every part as received, parsed on first use.
 @Suite struct RequestModelTests {
     static func model(
-        _ method: String = "GET", _ path: String = "/users/42", query: String = "", headers: [(String, String)] = [], body: String? = nil,
+        _ method: String = "GET", _ path: String = "/users/42", query: String = "", headers: [(String, String)] = [],
+        body: String? = nil,
         route: String = "/users/{id}"
     ) -> RequestModel {
         let request = Request(
-            method: method, path: path, rawQuery: query, headers: RequestHeaders(headers.map { HTTPHeader(name: $0.0, value: $0.1) }),
+            method: method, path: path, rawQuery: query,
+            headers: RequestHeaders(headers.map { HTTPHeader(name: $0.0, value: $0.1) }),
             body: body.map { Array($0.utf8) }
         )
         return RequestModel(request, route: RoutePattern(parsing: route), parser: JanssonParser())
@@ -24,7 +26,9 @@ import Testing
     }
 
     @Test func headersAndCookiesWhateverTheCase() {
-        let model = Self.model(headers: [("X-Tag", "a"), ("x-tag", "b"), ("Cookie", "session=abc; theme=dark"), ("cookie", "session=def")])
+        let model = Self.model(headers: [
+            ("X-Tag", "a"), ("x-tag", "b"), ("Cookie", "session=abc; theme=dark"), ("cookie", "session=def"),
+        ])
         #expect(model.headerValues("x-tag") == ["a", "b"])
         #expect(model.cookieValues("session") == ["abc", "def"])
         #expect(model.cookieValues("theme") == ["dark"])
@@ -38,13 +42,14 @@ import Testing
         #expect(model.pathParameter("id") == nil)
     }
 
-    @Test(arguments: [
-        (#"{"user": {"name": "ada"}}"#, #"{"user":{"name":"ada"}}"#),
-        ("[1, 2.5]", "[1,2.5]"),
-        ("not json", nil),
-        ("", nil),
-        (#"{"a": 1,}"#, nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            (#"{"user": {"name": "ada"}}"#, #"{"user":{"name":"ada"}}"#),
+            ("[1, 2.5]", "[1,2.5]"),
+            ("not json", nil),
+            ("", nil),
+            (#"{"a": 1,}"#, nil),
+        ] as [(String, String?)])
     func theBodyAsJSONWhateverItsType(_ body: String, _ expected: String?) {
         #expect(Self.model("POST", body: body).bodyJSON?.compactText == expected)
     }
@@ -65,7 +70,8 @@ import Testing
     }
 
     @Test func theGraphQLOperationOfAPostBodyOrAGetQuery() {
-        let post = Self.model("POST", body: ##"{"query": "# a comment { \n mutation AddItem($id: ID!) { add(id: $id) { id } }"}"##)
+        let post = Self.model(
+            "POST", body: ##"{"query": "# a comment { \n mutation AddItem($id: ID!) { add(id: $id) { id } }"}"##)
         #expect(post.graphQLOperation == GraphQLOperation(type: .mutation, name: "AddItem"))
         let get = Self.model("GET", query: "query=%7B+cart+%7B+id+%7D+%7D")
         #expect(get.graphQLOperation == GraphQLOperation(type: .query, name: nil))

@@ -39,26 +39,34 @@ import Testing
     static func h(_ name: String, _ value: String) -> HTTPHeader { HTTPHeader(name: name, value: value) }
 
     static let precedence: [PrecedenceCase] = [
-        .init(testDescription: "the exchange's own Content-Type beats the derived one, any case",
-              own: [h("content-type", "text/x-own")], body: .inline(.object([])), global: [h("Content-Type", "text/x-global")],
-              expected: [h("content-type", "text/x-own")]),
-        .init(testDescription: "the derived Content-Type beats the global one",
-              own: [], body: .inline(.string("hi")), global: [h("CONTENT-TYPE", "text/x-global")],
-              expected: [h("Content-Type", "text/plain; charset=utf-8")]),
-        .init(testDescription: "the global Content-Type applies when there is no body",
-              own: [], body: .none, global: [h("Content-Type", "text/x-global")],
-              expected: [h("Content-Type", "text/x-global")]),
-        .init(testDescription: "global headers fill in names the exchange does not set",
-              own: [h("X-Own", "1"), h("Cache-Control", "no-store")], body: .none,
-              global: [h("cache-control", "max-age=60"), h("X-Global", "g")],
-              expected: [h("X-Own", "1"), h("Cache-Control", "no-store"), h("X-Global", "g")]),
-        .init(testDescription: "repeated own headers all stay and hide every global one of that name",
-              own: [h("Set-Cookie", "a=1"), h("Set-Cookie", "b=2")], body: .file(name: "f.json", path: "/f.json", size: 1),
-              global: [h("set-cookie", "g=1"), h("Set-Cookie", "g=2")],
-              expected: [h("Set-Cookie", "a=1"), h("Set-Cookie", "b=2"), h("Content-Type", "application/json")]),
-        .init(testDescription: "repeated global headers all apply when the exchange does not set the name",
-              own: [], body: .none, global: [h("Vary", "Accept"), h("Vary", "Origin")],
-              expected: [h("Vary", "Accept"), h("Vary", "Origin")]),
+        .init(
+            testDescription: "the exchange's own Content-Type beats the derived one, any case",
+            own: [h("content-type", "text/x-own")], body: .inline(.object([])),
+            global: [h("Content-Type", "text/x-global")],
+            expected: [h("content-type", "text/x-own")]),
+        .init(
+            testDescription: "the derived Content-Type beats the global one",
+            own: [], body: .inline(.string("hi")), global: [h("CONTENT-TYPE", "text/x-global")],
+            expected: [h("Content-Type", "text/plain; charset=utf-8")]),
+        .init(
+            testDescription: "the global Content-Type applies when there is no body",
+            own: [], body: .none, global: [h("Content-Type", "text/x-global")],
+            expected: [h("Content-Type", "text/x-global")]),
+        .init(
+            testDescription: "global headers fill in names the exchange does not set",
+            own: [h("X-Own", "1"), h("Cache-Control", "no-store")], body: .none,
+            global: [h("cache-control", "max-age=60"), h("X-Global", "g")],
+            expected: [h("X-Own", "1"), h("Cache-Control", "no-store"), h("X-Global", "g")]),
+        .init(
+            testDescription: "repeated own headers all stay and hide every global one of that name",
+            own: [h("Set-Cookie", "a=1"), h("Set-Cookie", "b=2")],
+            body: .file(name: "f.json", path: "/f.json", size: 1),
+            global: [h("set-cookie", "g=1"), h("Set-Cookie", "g=2")],
+            expected: [h("Set-Cookie", "a=1"), h("Set-Cookie", "b=2"), h("Content-Type", "application/json")]),
+        .init(
+            testDescription: "repeated global headers all apply when the exchange does not set the name",
+            own: [], body: .none, global: [h("Vary", "Accept"), h("Vary", "Origin")],
+            expected: [h("Vary", "Accept"), h("Vary", "Origin")]),
     ]
 
     @Test(arguments: precedence)
@@ -83,9 +91,10 @@ import Testing
         (#""""#, ""),
     ])
     func inlineBodyBytes(_ bodyJSON: String, _ sent: String) throws {
-        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [
-            LoaderErrorCase.configuration: #"{"body": "# + bodyJSON + "}",
-        ]))
+        let (tree, diagnostics, _) = try LoaderFixture.load(
+            FolderFixture(files: [
+                LoaderErrorCase.configuration: #"{"body": "# + bodyJSON + "}"
+            ]))
         #expect(diagnostics.all.isEmpty)
         let body = try #require(tree?.exchanges.first?.responses.first?.content?.body)
         #expect(body.inlineBytes == Array(sent.utf8))

@@ -25,7 +25,8 @@ import Testing
         var builder = RouteTrie.Builder()
         for (index, route) in routes.enumerated() {
             let (method, pattern) = split(route)
-            let clash = builder.insert(RoutePattern(parsing: pattern), method: HTTPMethod(name: method)!, exchange: index)
+            let clash = builder.insert(
+                RoutePattern(parsing: pattern), method: HTTPMethod(name: method)!, exchange: index)
             precondition(clash == nil, "fixture has two routes for \(route)")
         }
         return builder
@@ -151,7 +152,9 @@ import Testing
             let (_, path) = Self.split(route)
             #expect(Self.describe(trie.resolve(RequestPath(path), method: .get), routes: routes) == route)
         }
-        for path in ["/s1/item1/e\u{301}", "/s1/item1/é2", "/s1/item", "/s1/item10001/é", "/s50/item50/é", "/s1/item2/é"] {
+        for path in [
+            "/s1/item1/e\u{301}", "/s1/item1/é2", "/s1/item", "/s1/item10001/é", "/s50/item50/é", "/s1/item2/é",
+        ] {
             #expect(Self.describe(trie.resolve(RequestPath(path), method: .get), routes: routes) == "404", "\(path)")
         }
     }
@@ -197,7 +200,9 @@ import Testing
         let trie = Self.trie(routes)
         #expect(trie.methodSlots.count == 2 * HTTPMethod.allCases.count)
         for method in HTTPMethod.allCases {
-            #expect(Self.describe(trie.resolve(RequestPath("/all"), method: method), routes: routes) == "\(method.name) /all")
+            #expect(
+                Self.describe(trie.resolve(RequestPath("/all"), method: method), routes: routes)
+                    == "\(method.name) /all")
             let expected = method == .patch ? "PATCH /patch-only" : "405 PATCH"
             #expect(Self.describe(trie.resolve(RequestPath("/patch-only"), method: method), routes: routes) == expected)
         }

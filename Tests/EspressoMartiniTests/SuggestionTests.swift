@@ -33,7 +33,9 @@ import Testing
     }
 
     @Test func unknownKeyMessages() {
-        #expect(Suggestion.unknownKeyMessage("status", known: Self.responseKeys) == "unknown key 'status' is ignored; did you mean 'status_code'?")
+        #expect(
+            Suggestion.unknownKeyMessage("status", known: Self.responseKeys)
+                == "unknown key 'status' is ignored; did you mean 'status_code'?")
         #expect(Suggestion.unknownKeyMessage("zzz", known: Self.responseKeys) == "unknown key 'zzz' is ignored")
     }
 }

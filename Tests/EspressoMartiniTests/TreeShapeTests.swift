@@ -20,52 +20,77 @@ import Testing
     }
 
     static let shapes: [ShapeCase] = [
-        .init("a method folder below path components", folders: ["api/v1/user/POST"], [
-            "POST /api/v1/user <- api/v1/user/POST",
-        ]),
-        .init("a method-named folder with a method folder inside is a path component", folders: ["api/options/GET"], [
-            "GET /api/options <- api/options/GET",
-        ]),
-        .init("a lowercase method folder with no sub-folder", folders: ["api/user/delete"], [
-            "DELETE /api/user <- api/user/delete",
-        ]),
-        .init("a method folder holding configuration.json and sub-folders is still a method folder",
-              folders: ["api/items/POST/sub/GET"], files: ["api/items/POST/configuration.json": "{}"], [
-            "POST /api/items <- api/items/POST",
-        ]),
-        .init("a method-named folder with sub-folders and no configuration.json is a path component",
-              folders: ["api/get/things/GET"], [
-            "GET /api/get/things <- api/get/things/GET",
-        ]),
-        .init("a method folder directly under the root is the route /", folders: ["GET", "put"], [
-            "GET / <- GET", "PUT / <- put",
-        ]),
-        .init("names starting with a dot are ignored", folders: [".git/GET", "api/.hidden/POST", "reports/GET/.cache", "api/GET"], [
-            "GET /api <- api/GET", "GET /reports <- reports/GET",
-        ]),
-        .init("files outside method folders are ignored",
-              folders: ["api/GET"], files: ["README.md": "# notes", "api/notes.txt": "x", "api/GET.json": "{}"], [
-            "GET /api <- api/GET",
-        ]),
+        .init(
+            "a method folder below path components", folders: ["api/v1/user/POST"],
+            [
+                "POST /api/v1/user <- api/v1/user/POST"
+            ]),
+        .init(
+            "a method-named folder with a method folder inside is a path component", folders: ["api/options/GET"],
+            [
+                "GET /api/options <- api/options/GET"
+            ]),
+        .init(
+            "a lowercase method folder with no sub-folder", folders: ["api/user/delete"],
+            [
+                "DELETE /api/user <- api/user/delete"
+            ]),
+        .init(
+            "a method folder holding configuration.json and sub-folders is still a method folder",
+            folders: ["api/items/POST/sub/GET"], files: ["api/items/POST/configuration.json": "{}"],
+            [
+                "POST /api/items <- api/items/POST"
+            ]),
+        .init(
+            "a method-named folder with sub-folders and no configuration.json is a path component",
+            folders: ["api/get/things/GET"],
+            [
+                "GET /api/get/things <- api/get/things/GET"
+            ]),
+        .init(
+            "a method folder directly under the root is the route /", folders: ["GET", "put"],
+            [
+                "GET / <- GET", "PUT / <- put",
+            ]),
+        .init(
+            "names starting with a dot are ignored",
+            folders: [".git/GET", "api/.hidden/POST", "reports/GET/.cache", "api/GET"],
+            [
+                "GET /api <- api/GET", "GET /reports <- reports/GET",
+            ]),
+        .init(
+            "files outside method folders are ignored",
+            folders: ["api/GET"], files: ["README.md": "# notes", "api/notes.txt": "x", "api/GET.json": "{}"],
+            [
+                "GET /api <- api/GET"
+            ]),
         .init("a folder that is neither a method nor has exchanges gives nothing", folders: ["empty/deeper"], []),
-        .init("sorted by route byte-wise, then by method", folders: [
-            "a/{id}/GET", "a/b/GET", "a/*/x/GET", "a/POST", "a/GET", "a/DELETE", "B/GET", "GET", "a/b/c/GET",
-        ], [
-            "GET / <- GET",
-            "GET /B <- B/GET",
-            "DELETE /a <- a/DELETE",
-            "GET /a <- a/GET",
-            "POST /a <- a/POST",
-            "GET /a/*/x <- a/*/x/GET",
-            "GET /a/b <- a/b/GET",
-            "GET /a/b/c <- a/b/c/GET",
-            "GET /a/{id} <- a/{id}/GET",
-        ]),
-        .init("every method name is recognised in any case",
-              folders: ["m/Get", "m/hEaD", "m/post", "m/PUT", "m/patch", "m/Delete", "m/options", "m/trace", "m/connect"], [
-            "CONNECT /m <- m/connect", "DELETE /m <- m/Delete", "GET /m <- m/Get", "HEAD /m <- m/hEaD", "OPTIONS /m <- m/options",
-            "PATCH /m <- m/patch", "POST /m <- m/post", "PUT /m <- m/PUT", "TRACE /m <- m/trace",
-        ]),
+        .init(
+            "sorted by route byte-wise, then by method",
+            folders: [
+                "a/{id}/GET", "a/b/GET", "a/*/x/GET", "a/POST", "a/GET", "a/DELETE", "B/GET", "GET", "a/b/c/GET",
+            ],
+            [
+                "GET / <- GET",
+                "GET /B <- B/GET",
+                "DELETE /a <- a/DELETE",
+                "GET /a <- a/GET",
+                "POST /a <- a/POST",
+                "GET /a/*/x <- a/*/x/GET",
+                "GET /a/b <- a/b/GET",
+                "GET /a/b/c <- a/b/c/GET",
+                "GET /a/{id} <- a/{id}/GET",
+            ]),
+        .init(
+            "every method name is recognised in any case",
+            folders: [
+                "m/Get", "m/hEaD", "m/post", "m/PUT", "m/patch", "m/Delete", "m/options", "m/trace", "m/connect",
+            ],
+            [
+                "CONNECT /m <- m/connect", "DELETE /m <- m/Delete", "GET /m <- m/Get", "HEAD /m <- m/hEaD",
+                "OPTIONS /m <- m/options",
+                "PATCH /m <- m/patch", "POST /m <- m/post", "PUT /m <- m/PUT", "TRACE /m <- m/trace",
+            ]),
     ]
 
     @Test(arguments: shapes)
@@ -83,16 +108,19 @@ import Testing
     }
 
     @Test func specialFolderNamesBecomeTheirRouteSegments() throws {
-        let (tree, _, _) = try LoaderFixture.load(FolderFixture(folders: [
-            "exchanges/users/{id}/GET", "exchanges/teams/:team/members/GET", "exchanges/any/*/GET", "exchanges/files/**/GET",
-        ]))
+        let (tree, _, _) = try LoaderFixture.load(
+            FolderFixture(folders: [
+                "exchanges/users/{id}/GET", "exchanges/teams/:team/members/GET", "exchanges/any/*/GET",
+                "exchanges/files/**/GET",
+            ]))
         let segments = try #require(tree).exchanges.map(\.route.segments)
-        #expect(segments == [
-            [.literal("any"), .wildcard],
-            [.literal("files"), .catchAll],
-            [.literal("teams"), .parameter(spelling: ":team"), .literal("members")],
-            [.literal("users"), .parameter(spelling: "{id}")],
-        ])
+        #expect(
+            segments == [
+                [.literal("any"), .wildcard],
+                [.literal("files"), .catchAll],
+                [.literal("teams"), .parameter(spelling: ":team"), .literal("members")],
+                [.literal("users"), .parameter(spelling: "{id}")],
+            ])
     }
 
     @Test(arguments: [
@@ -124,8 +152,9 @@ import Testing
     }
 
     @Test func aFullResponseSequenceIsReadInFileOrder() throws {
-        let (tree, diagnostics, _) = try LoaderFixture.load(FolderFixture(files: [
-            "exchanges/jobs/POST/configuration.json": """
+        let (tree, diagnostics, _) = try LoaderFixture.load(
+            FolderFixture(files: [
+                "exchanges/jobs/POST/configuration.json": """
                 [
                   {"status_code": 202, "response_file": "pending.json", "delay": 0.25},
                   {"status_code": 200, "headers": {"Set-Cookie": ["a=1", "b=2"], "X-Id": "7"}, "body": "done", "delay": 2},
@@ -133,45 +162,56 @@ import Testing
                   {}
                 ]
                 """,
-            "exchanges/jobs/POST/pending.json": #"{"state":"pending"}"#,
-        ]))
+                "exchanges/jobs/POST/pending.json": #"{"state":"pending"}"#,
+            ]))
         #expect(diagnostics.all.isEmpty)
         let exchange = try #require(tree?.exchanges.first)
-        #expect(exchange.responses == [
-            ConfiguredResponse(statusCode: 202, body: .file(name: "pending.json", path: nil, size: 19), delay: 0.25),
-            ConfiguredResponse(
-                statusCode: 200,
-                headers: [HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2"), HTTPHeader(name: "X-Id", value: "7")],
-                body: .inline(.string("done")),
-                delay: 2
-            ),
-            ConfiguredResponse(delay: .uniform(min: 0, max: 1.5)),
-            ConfiguredResponse(),
-        ])
+        #expect(
+            exchange.responses == [
+                ConfiguredResponse(
+                    statusCode: 202, body: .file(name: "pending.json", path: nil, size: 19), delay: 0.25),
+                ConfiguredResponse(
+                    statusCode: 200,
+                    headers: [
+                        HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2"),
+                        HTTPHeader(name: "X-Id", value: "7"),
+                    ],
+                    body: .inline(.string("done")),
+                    delay: 2
+                ),
+                ConfiguredResponse(delay: .uniform(min: 0, max: 1.5)),
+                ConfiguredResponse(),
+            ])
     }
 
     @Test func aResponseFileMayUseASubFolderOrALinkThatStaysInside() throws {
-        let (tree, diagnostics, root) = try LoaderFixture.load(FolderFixture(
-            files: [
-                "exchanges/a/GET/configuration.json": #"[{"response_file": "data/one.json"}, {"response_file": "../../shared/two.txt"}, {"response_file": "link.txt"}]"#,
-                "exchanges/a/GET/data/one.json": "1",
-                "exchanges/shared/two.txt": "22",
-            ],
-            symlinks: ["exchanges/a/GET/link.txt": "../../shared/two.txt"]
-        ))
+        let (tree, diagnostics, root) = try LoaderFixture.load(
+            FolderFixture(
+                files: [
+                    "exchanges/a/GET/configuration.json":
+                        #"[{"response_file": "data/one.json"}, {"response_file": "../../shared/two.txt"}, {"response_file": "link.txt"}]"#,
+                    "exchanges/a/GET/data/one.json": "1",
+                    "exchanges/shared/two.txt": "22",
+                ],
+                symlinks: ["exchanges/a/GET/link.txt": "../../shared/two.txt"]
+            ))
         #expect(diagnostics.all.isEmpty)
         let bodies = try #require(tree?.exchanges.first).responses.map { $0.content?.body }
-        #expect(bodies == [
-            ResponseBody.file(name: "data/one.json", path: root + "/exchanges/a/GET/data/one.json", size: 1),
-            .file(name: "../../shared/two.txt", path: root + "/exchanges/shared/two.txt", size: 2),
-            .file(name: "link.txt", path: root + "/exchanges/shared/two.txt", size: 2),
-        ])
+        #expect(
+            bodies == [
+                ResponseBody.file(name: "data/one.json", path: root + "/exchanges/a/GET/data/one.json", size: 1),
+                .file(name: "../../shared/two.txt", path: root + "/exchanges/shared/two.txt", size: 2),
+                .file(name: "link.txt", path: root + "/exchanges/shared/two.txt", size: 2),
+            ])
     }
 
     @Test func theCounterKeyIsTheMethodAndWhatTheRouteMatches() {
-        let byParameter = Exchange(method: .get, route: RoutePattern(parsing: "/u/{id}"), methodFolderName: "GET", responses: [])
-        let byWildcard = Exchange(method: .get, route: RoutePattern(parsing: "/u/*"), methodFolderName: "GET", responses: [])
-        let byPost = Exchange(method: .post, route: RoutePattern(parsing: "/u/*"), methodFolderName: "POST", responses: [])
+        let byParameter = Exchange(
+            method: .get, route: RoutePattern(parsing: "/u/{id}"), methodFolderName: "GET", responses: [])
+        let byWildcard = Exchange(
+            method: .get, route: RoutePattern(parsing: "/u/*"), methodFolderName: "GET", responses: [])
+        let byPost = Exchange(
+            method: .post, route: RoutePattern(parsing: "/u/*"), methodFolderName: "POST", responses: [])
         #expect(byParameter.key == byWildcard.key)
         #expect(byWildcard.key != byPost.key)
     }

@@ -2,7 +2,7 @@ import EspressoMartini
 import Glibc
 
 #if FUZZING
-import CFuzzerDriver
+    import CFuzzerDriver
 #endif
 
 /// The `main` of every fuzz target. Built with `-D FUZZING` (and `-sanitize=fuzzer`), it hands control to
@@ -17,23 +17,23 @@ public enum FuzzEntry {
     /// `target` names the committed corpus, `Fuzz/Corpus/<target>`.
     public static func main(target: String, _ body: @escaping ([UInt8]) -> Void) -> Never {
         #if FUZZING
-        Self.body = body
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            FuzzEntry.body?(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        }
-        exit(status)
+            Self.body = body
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                FuzzEntry.body?(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                return 0
+            }
+            exit(status)
         #else
-        let arguments = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }
-        let files = (arguments.isEmpty ? [committedCorpus(target)] : Array(arguments)).flatMap(Self.files)
-        for file in files {
-            guard let bytes = FileSystem.contents(of: file) else { fail("cannot read \(file)") }
-            body(bytes)
-        }
-        print("replayed \(files.count) inputs without a crash")
-        exit(0)
+            let arguments = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }
+            let files = (arguments.isEmpty ? [committedCorpus(target)] : Array(arguments)).flatMap(Self.files)
+            for file in files {
+                guard let bytes = FileSystem.contents(of: file) else { fail("cannot read \(file)") }
+                body(bytes)
+            }
+            print("replayed \(files.count) inputs without a crash")
+            exit(0)
         #endif
     }
 
@@ -41,7 +41,9 @@ public enum FuzzEntry {
     private static func files(at path: String) -> [String] {
         switch FileSystem.kind(of: path) {
         case .directory:
-            return (FileSystem.listing(of: path) ?? []).filter { $0.kind == .regularFile }.map { FileSystem.join(path, $0.name) }
+            return (FileSystem.listing(of: path) ?? []).filter { $0.kind == .regularFile }.map {
+                FileSystem.join(path, $0.name)
+            }
         case .regularFile:
             return [path]
         default:

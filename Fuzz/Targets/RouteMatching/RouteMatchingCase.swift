@@ -25,13 +25,17 @@ struct RouteMatchingCase {
         let requestPath = request.segments
         // Split on the byte `/`, not on Characters: a `/` followed by a combining mark is one Character.
         let expectedSegments = path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
-        require(requestPath.segments == expectedSegments, "segments \(requestPath.segments) for \(path.debugDescription)")
+        require(
+            requestPath.segments == expectedSegments, "segments \(requestPath.segments) for \(path.debugDescription)")
         let hasDotSegment = expectedSegments.contains { $0 == "." || $0 == ".." }
         require(requestPath.hasDotSegment == hasDotSegment, "dot segment flag for \(path.debugDescription)")
 
         let decision = RouteTable.decider.decide(request, tree: RouteTable.serving)
         guard !hasDotSegment else {
-            require(decision.statusCode == 400, "\(methodName) \(path.debugDescription) with a dot segment decided \(decision.statusCode.map(String.init) ?? "no status")")
+            require(
+                decision.statusCode == 400,
+                "\(methodName) \(path.debugDescription) with a dot segment decided \(decision.statusCode.map(String.init) ?? "no status")"
+            )
             return
         }
         let reference = ReferenceMatcher(routes: RouteTable.routes)
@@ -40,7 +44,9 @@ struct RouteMatchingCase {
             require(method.name == methodName, "method \(methodName.debugDescription) read as \(method.name)")
             expected = reference.resolve(expectedSegments, method: method)
         } else {
-            require(HTTPMethod.allCases.allSatisfy { $0.name != methodName }, "known method \(methodName.debugDescription) not recognised")
+            require(
+                HTTPMethod.allCases.allSatisfy { $0.name != methodName },
+                "known method \(methodName.debugDescription) not recognised")
             let allowed = reference.allowedMethods(expectedSegments)
             expected = allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
@@ -48,7 +54,9 @@ struct RouteMatchingCase {
         require(found == expected, "\(methodName) \(path.debugDescription): decided \(found), reference \(expected)")
         if case .exchange(let index) = found, let method = request.knownMethod {
             let route = RouteTable.routes[index]
-            require(route.method == method || (method == .head && route.method == .get), "\(methodName) answered by a \(route.method.name) exchange")
+            require(
+                route.method == method || (method == .head && route.method == .get),
+                "\(methodName) answered by a \(route.method.name) exchange")
         }
     }
 
@@ -58,7 +66,8 @@ struct RouteMatchingCase {
         if let answer = decision.exchangeAnswer { return .exchange(answer.exchangeIndex) }
         guard case .generated(let answer) = decision else { return .notFound }
         if answer.statusCode == 405, let allow = answer.headers.first(where: { $0.name == "Allow" }) {
-            return .methodNotAllowed(allow.value.split(separator: ", ").compactMap { HTTPMethod(requestMethod: String($0)) })
+            return .methodNotAllowed(
+                allow.value.split(separator: ", ").compactMap { HTTPMethod(requestMethod: String($0)) })
         }
         return .notFound
     }

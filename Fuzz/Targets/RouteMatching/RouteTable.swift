@@ -5,7 +5,9 @@ import EspressoMartiniJansson
 /// tree's shapes, with several methods per path, `HEAD` without `GET` and `GET` without `HEAD`, a root
 /// `**`, and non-ASCII and punctuation literals.
 enum RouteTable {
-    static let routes: [(method: HTTPMethod, pattern: RoutePattern)] = spelled.map { ($0.0, RoutePattern(parsing: $0.1)) }
+    static let routes: [(method: HTTPMethod, pattern: RoutePattern)] = spelled.map {
+        ($0.0, RoutePattern(parsing: $0.1))
+    }
 
     private static let spelled: [(HTTPMethod, String)] = [
         (.get, "/"),
@@ -41,7 +43,9 @@ enum RouteTable {
     static let trie: RouteTrie = {
         var builder = RouteTrie.Builder()
         for (index, route) in routes.enumerated() {
-            precondition(builder.insert(route.pattern, method: route.method, exchange: index) == nil, "clashing fixed route \(route.pattern)")
+            precondition(
+                builder.insert(route.pattern, method: route.method, exchange: index) == nil,
+                "clashing fixed route \(route.pattern)")
         }
         return builder.freeze()
     }()
@@ -49,7 +53,11 @@ enum RouteTable {
     /// The routes as a tree in service (one empty `200` each), with the decider the server uses (admin
     /// API off, so that every path is routed).
     static let serving: ServingTree = {
-        let exchanges = routes.map { Exchange(method: $0.method, route: $0.pattern, methodFolderName: $0.method.name, responses: [ConfiguredResponse()]) }
+        let exchanges = routes.map {
+            Exchange(
+                method: $0.method, route: $0.pattern, methodFolderName: $0.method.name,
+                responses: [ConfiguredResponse()])
+        }
         let tree = ExchangeTree(exchanges: exchanges, trie: trie, folder: "", realFolder: "")
         return ServingTree(tree, counters: CallCounters(), configuration: configuration)
     }()

@@ -30,8 +30,11 @@ final class ScratchTree: Sendable {
             let pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
             if pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH) { Self.remove(base + "/" + entry.name) }
         }
-        for folder in [root, root + "/network-exchanges", root + "/network-exchanges/api", root + "/network-exchanges/api/list",
-                       root + "/network-exchanges/api/list/GET", root + "/network-exchanges/api/{id}", method, method + "/sub", method + "/dir"] {
+        for folder in [
+            root, root + "/network-exchanges", root + "/network-exchanges/api", root + "/network-exchanges/api/list",
+            root + "/network-exchanges/api/list/GET", root + "/network-exchanges/api/{id}", method, method + "/sub",
+            method + "/dir",
+        ] {
             precondition(mkdir(folder, 0o755) == 0, "cannot make \(folder)")
         }
         Self.write(Array("outside".utf8), to: root + "/outside.txt")
@@ -41,7 +44,9 @@ final class ScratchTree: Sendable {
         Self.write(Array("notes\n".utf8), to: method + "/notes.txt")
         Self.write([UInt8](repeating: 0x42, count: 70 * 1024), to: method + "/big.bin")
         Self.write(Array("b".utf8), to: method + "/sub/b.txt")
-        precondition(symlink("../../../../outside.txt", method + "/outside.txt") == 0 && symlink(".", method + "/loop") == 0, "cannot make the links")
+        precondition(
+            symlink("../../../../outside.txt", method + "/outside.txt") == 0 && symlink(".", method + "/loop") == 0,
+            "cannot make the links")
         atexit { ScratchTree.remove(ScratchTree.shared.root) }
     }
 
@@ -56,7 +61,9 @@ final class ScratchTree: Sendable {
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            let count = bytes.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written)
+            }
             precondition(count > 0, "cannot write \(path)")
             written += count
         }

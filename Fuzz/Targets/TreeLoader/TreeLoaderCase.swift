@@ -36,13 +36,20 @@ struct TreeLoaderCase {
         let tree = ScratchTree.shared
         if isServerConfiguration {
             tree.write(bytes, to: tree.serverConfiguration)
-            let (configuration, diagnostics) = ServerConfiguration.load(file: tree.serverConfiguration, parser: Self.parser)
+            let (configuration, diagnostics) = ServerConfiguration.load(
+                file: tree.serverConfiguration, parser: Self.parser)
             check(diagnostics, parsed: parsed)
             require((0...65535).contains(configuration.port), "port \(configuration.port)")
             require(configuration.delay >= 0 && !configuration.delay.isNaN, "delay \(configuration.delay)")
-            require((1...86_400).contains(configuration.connectionTimeout), "connection_timeout \(configuration.connectionTimeout)")
-            require((1...65_536).contains(configuration.connectionLimit), "connection_limit \(configuration.connectionLimit)")
-            require(!configuration.hostname.isEmpty && !configuration.requestsFolder.isEmpty, "empty hostname or requests folder")
+            require(
+                (1...86_400).contains(configuration.connectionTimeout),
+                "connection_timeout \(configuration.connectionTimeout)")
+            require(
+                (1...65_536).contains(configuration.connectionLimit),
+                "connection_limit \(configuration.connectionLimit)")
+            require(
+                !configuration.hostname.isEmpty && !configuration.requestsFolder.isEmpty,
+                "empty hostname or requests folder")
         } else {
             tree.write(bytes, to: tree.methodFolderConfiguration)
             let (loaded, diagnostics) = Self.loader.load(folder: tree.requestsFolder)
@@ -53,14 +60,18 @@ struct TreeLoaderCase {
             for response in loaded.exchanges.flatMap(\.responses) {
                 let status = response.content?.statusCode ?? 200
                 require((200...599).contains(status), "status \(status)")
-                require(response.delay.map { delay in
-                    switch delay {
-                    case .fixed(let seconds): seconds >= 0
-                    case .uniform(let min, let max): 0 <= min && min <= max
-                    case .lognormal(let median, let sigma, let max): median > 0 && sigma >= 0 && (max ?? median) >= median
-                    }
-                } ?? true, "delay \(String(describing: response.delay))")
-                require(response.network?.bytesPerSecond.map { $0 > 0 } ?? true, "bandwidth \(String(describing: response.network))")
+                require(
+                    response.delay.map { delay in
+                        switch delay {
+                        case .fixed(let seconds): seconds >= 0
+                        case .uniform(let min, let max): 0 <= min && min <= max
+                        case .lognormal(let median, let sigma, let max):
+                            median > 0 && sigma >= 0 && (max ?? median) >= median
+                        }
+                    } ?? true, "delay \(String(describing: response.delay))")
+                require(
+                    response.network?.bytesPerSecond.map { $0 > 0 } ?? true,
+                    "bandwidth \(String(describing: response.network))")
                 require(response.stream.map { !$0.chunks.isEmpty } ?? true, "an empty stream")
             }
             _ = loaded.listing  // `endpoints`

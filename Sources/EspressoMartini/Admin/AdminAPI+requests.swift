@@ -9,7 +9,10 @@ extension AdminAPI {
         let query = request.queryParameters
         if request.knownMethod == .delete {
             if let other = query.fields.first(where: { $0.name != "session" }) {
-                return .error(400, "DELETE requests empties the journal, or one session's part with 'session'; it takes no '\(other.name)'", globalHeaders: globalHeaders)
+                return .error(
+                    400,
+                    "DELETE requests empties the journal, or one session's part with 'session'; it takes no '\(other.name)'",
+                    globalHeaders: globalHeaders)
             }
             if let named = Self.sessionName(request) { journal.clear(session: named) } else { journal.clear() }
             return .empty(204, globalHeaders: globalHeaders)
@@ -33,10 +36,12 @@ extension AdminAPI {
         case .filter(let filter):
             let snapshot = journal.snapshot(session: filter.session)
             let count = filter.count(in: snapshot.parts, parser: decider.parser)
-            return .json(200, .object([
-                JSONMember(key: "count", value: .integer(Int64(count))),
-                JSONMember(key: "complete", value: .bool(snapshot.complete)),
-            ]), globalHeaders: globalHeaders)
+            return .json(
+                200,
+                .object([
+                    JSONMember(key: "count", value: .integer(Int64(count))),
+                    JSONMember(key: "complete", value: .bool(snapshot.complete)),
+                ]), globalHeaders: globalHeaders)
         }
     }
 
@@ -56,21 +61,26 @@ extension AdminAPI {
     private func postedFilter(_ request: Request, parser: any JSONParser) -> PostedFilter {
         let query = request.queryParameters
         if let other = query.fields.first(where: { $0.name != "session" }) {
-            let message = "give '\(other.name)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
+            let message =
+                "give '\(other.name)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
             return .refused(.error(400, message, globalHeaders: globalHeaders))
         }
         let body = request.body ?? []
         guard request.bodySize <= body.count else {
-            let message = "the body is \(request.bodySize) bytes; a filter may have \(Self.filterBodyLimit / 1024) KiB at most"
+            let message =
+                "the body is \(request.bodySize) bytes; a filter may have \(Self.filterBodyLimit / 1024) KiB at most"
             return .refused(.error(413, message, globalHeaders: globalHeaders))
         }
         let (parsed, diagnostics) = JournalFilter.parse(body: body, parser: parser)
         guard var filter = parsed else {
             let errors = diagnostics.errors.map(\.description)
-            return .refused(.json(400, .object([
-                JSONMember(key: "error", value: .string(errors.first ?? "the body is not a filter")),
-                JSONMember(key: "errors", value: .array(errors.map(JSONValue.string))),
-            ]), globalHeaders: globalHeaders))
+            return .refused(
+                .json(
+                    400,
+                    .object([
+                        JSONMember(key: "error", value: .string(errors.first ?? "the body is not a filter")),
+                        JSONMember(key: "errors", value: .array(errors.map(JSONValue.string))),
+                    ]), globalHeaders: globalHeaders))
         }
         filter.session = Self.sessionName(request)
         return .filter(filter)
@@ -86,16 +96,20 @@ extension AdminAPI {
     private func listing(_ entries: [JournalEntry], closestIn tree: ServingTree?) -> JSONValue {
         guard let tree else { return .array(entries.map(\.json)) }
         var known: [String: JSONValue] = [:]
-        return .array(entries.map { entry in
-            let key = entry.method + " " + entry.path
-            let closest = known[key] ?? {
-                let routes = tree.exchangeTree.closest(to: RequestPath(entry.path).segments, method: entry.method)
-                let value = JSONValue.array(routes.map { .string("\($0.method.name) \($0.route)") })
-                known[key] = value
-                return value
-            }()
-            guard case .object(let members) = entry.json else { return entry.json }
-            return .object(members + [JSONMember(key: "closest", value: closest)])
-        })
+        return .array(
+            entries.map { entry in
+                let key = entry.method + " " + entry.path
+                let closest =
+                    known[key]
+                    ?? {
+                        let routes = tree.exchangeTree.closest(
+                            to: RequestPath(entry.path).segments, method: entry.method)
+                        let value = JSONValue.array(routes.map { .string("\($0.method.name) \($0.route)") })
+                        known[key] = value
+                        return value
+                    }()
+                guard case .object(let members) = entry.json else { return entry.json }
+                return .object(members + [JSONMember(key: "closest", value: closest)])
+            })
     }
 }

@@ -12,10 +12,13 @@ public struct AdminAPI: Sendable {
         "exchanges": Endpoint(allowed: [.get, .head]) { api, request, tree, _ in api.exchangeList(request, tree) },
         "reset": Endpoint(allowed: [.post]) { api, request, tree, _ in api.reset(request, tree) },
         "reload": Endpoint(allowed: [.post]) { api, _, _, _ in api.reload() },
-        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, tree, decider in api.requests(request, tree, decider) },
+        "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, tree, decider in
+            api.requests(request, tree, decider)
+        },
         "requests/count": Endpoint(allowed: [.post]) { api, request, _, decider in api.count(request, decider) },
         "requests/find": Endpoint(allowed: [.post]) { api, request, tree, decider in api.find(request, tree, decider) },
-        "explain": Endpoint(allowed: [.get, .head]) { api, request, tree, decider in api.explain(request, tree, decider) },
+        "explain": Endpoint(allowed: [.get, .head]) { api, request, tree, decider in api.explain(request, tree, decider)
+        },
         "cache": Endpoint(allowed: [.get, .head, .delete]) { api, request, _, _ in api.cache(request) },
     ]
 
@@ -35,11 +38,15 @@ public struct AdminAPI: Sendable {
         let segments = request.segments.segments
         guard let endpoint = Self.endpoints[Self.endpointName(segments)] else {
             let known = Self.endpoints.keys.sorted().joined(separator: ", ")
-            return .error(404, "no admin endpoint /\(segments.joined(separator: "/")); known: \(known)", globalHeaders: globalHeaders)
+            return .error(
+                404, "no admin endpoint /\(segments.joined(separator: "/")); known: \(known)",
+                globalHeaders: globalHeaders)
         }
         guard let method = request.knownMethod, endpoint.allowed.contains(method) else {
             let allow = HTTPHeader(name: "Allow", value: endpoint.allowed.map(\.name).joined(separator: ", "))
-            return .error(405, "use \(allow.value) for /\(segments.joined(separator: "/"))", extraHeaders: [allow], globalHeaders: globalHeaders)
+            return .error(
+                405, "use \(allow.value) for /\(segments.joined(separator: "/"))", extraHeaders: [allow],
+                globalHeaders: globalHeaders)
         }
         return endpoint.answer(self, request, tree, decider)
     }
@@ -55,10 +62,12 @@ public struct AdminAPI: Sendable {
     }
 
     private func health(_ tree: ServingTree) -> GeneratedAnswer {
-        .json(200, .object([
-            JSONMember(key: "status", value: .string("ok")),
-            JSONMember(key: "exchanges", value: .integer(Int64(tree.exchangeTree.exchanges.count))),
-        ]), globalHeaders: globalHeaders)
+        .json(
+            200,
+            .object([
+                JSONMember(key: "status", value: .string("ok")),
+                JSONMember(key: "exchanges", value: .integer(Int64(tree.exchangeTree.exchanges.count))),
+            ]), globalHeaders: globalHeaders)
     }
 
     /// `?session=NAME`: the session named, or nil for the default one (no such parameter).
@@ -83,13 +92,17 @@ public struct AdminAPI: Sendable {
                 JSONMember(key: "calls", value: .integer(Int64(calls.reduce(0, +)))),
             ]
             if !exchange.variants.isEmpty {
-                members.append(JSONMember(key: "variants", value: .array(zip(exchange.variants, calls).map { variant, calls in
-                    .object([
-                        JSONMember(key: "when", value: .string(variant.conditions.summary)),
-                        JSONMember(key: "responses", value: .integer(Int64(variant.responses.count))),
-                        JSONMember(key: "calls", value: .integer(Int64(calls))),
-                    ])
-                })))
+                members.append(
+                    JSONMember(
+                        key: "variants",
+                        value: .array(
+                            zip(exchange.variants, calls).map { variant, calls in
+                                .object([
+                                    JSONMember(key: "when", value: .string(variant.conditions.summary)),
+                                    JSONMember(key: "responses", value: .integer(Int64(variant.responses.count))),
+                                    JSONMember(key: "calls", value: .integer(Int64(calls))),
+                                ])
+                            })))
             }
             return JSONValue.object(members)
         }
@@ -109,9 +122,11 @@ public struct AdminAPI: Sendable {
             return .empty(204, globalHeaders: globalHeaders)
         case (let method?, let route?):
             let pattern = RoutePattern(parsing: route)
-            guard let index = tree.exchangeTree.exchanges.firstIndex(where: {
-                $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
-            }) else {
+            guard
+                let index = tree.exchangeTree.exchanges.firstIndex(where: {
+                    $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
+                })
+            else {
                 return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: globalHeaders)
             }
             let exchange = tree.exchangeTree.exchanges[index]
@@ -124,14 +139,18 @@ public struct AdminAPI: Sendable {
             }
             return .empty(204, globalHeaders: globalHeaders)
         default:
-            return .error(400, "give both 'method' and 'route' to reset one exchange, or neither to reset all", globalHeaders: globalHeaders)
+            return .error(
+                400, "give both 'method' and 'route' to reset one exchange, or neither to reset all",
+                globalHeaders: globalHeaders)
         }
     }
 
     private func reload() -> GeneratedAnswer {
         switch service.reload(reason: "admin API") {
         case .reloaded(let exchanges):
-            return .json(200, .object([JSONMember(key: "exchanges", value: .integer(Int64(exchanges)))]), globalHeaders: globalHeaders)
+            return .json(
+                200, .object([JSONMember(key: "exchanges", value: .integer(Int64(exchanges)))]),
+                globalHeaders: globalHeaders)
         case .failed(let diagnostics):
             let errors = diagnostics.errors.map { JSONValue.string($0.description) }
             return .json(422, .object([JSONMember(key: "errors", value: .array(errors))]), globalHeaders: globalHeaders)
@@ -156,12 +175,17 @@ public struct AdminAPI: Sendable {
     private func explain(_ request: Request, _ tree: ServingTree, _ decider: Decider) -> GeneratedAnswer {
         let query = request.queryParameters
         guard let method = query.first(named: "method"), let path = query.first(named: "path") else {
-            return .error(400, "give 'method' and 'path': explain?method=GET&path=/users/42", globalHeaders: globalHeaders)
+            return .error(
+                400, "give 'method' and 'path': explain?method=GET&path=/users/42", globalHeaders: globalHeaders)
         }
         let target = RequestTarget(path)
-        var explained = Request(method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
-        explained.session = Self.sessionName(request).map { service.sessions.existing(named: $0) ?? Session(name: $0) } ?? request.session
+        var explained = Request(
+            method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
+        explained.session =
+            Self.sessionName(request).map { service.sessions.existing(named: $0) ?? Session(name: $0) }
+            ?? request.session
         explained.client = request.client
-        return .json(200, Explanation(explaining: explained, in: tree, decider: decider).json, globalHeaders: globalHeaders)
+        return .json(
+            200, Explanation(explaining: explained, in: tree, decider: decider).json, globalHeaders: globalHeaders)
     }
 }

@@ -17,7 +17,9 @@ public final class PanRequestCache: @unchecked Sendable {
     /// Runs `body` as one call that may use the cache (through the `CacheCall` it gets, on this thread
     /// only); what the call changed is published when `body` returns. `onReceivingThread`: the call runs on
     /// a thread that answers HTTP, and gives up rather than wait behind a call on a script thread.
-    public func withCall<Result>(onReceivingThread: Bool = false, _ body: (CacheCall) throws -> Result) rethrows -> Result {
+    public func withCall<Result>(
+        onReceivingThread: Bool = false, _ body: (CacheCall) throws -> Result
+    ) rethrows -> Result {
         let call = CacheCall(cache: self, onReceivingThread: onReceivingThread)
         defer { call.end() }
         return try body(call)

@@ -16,7 +16,8 @@ struct ConfigurationMember {
     /// after `object` (`'proxy'`, nil for the document itself); any other key is warned of, with the known
     /// key closest to it.
     static func read(
-        _ members: [JSONMember], at path: [String], of object: String?, known: [String], file: String, map: some JSONPositions,
+        _ members: [JSONMember], at path: [String], of object: String?, known: [String], file: String,
+        map: some JSONPositions,
         into diagnostics: inout Diagnostics, _ read: (ConfigurationMember, inout Diagnostics) -> Void
     ) {
         for member in members {
@@ -26,7 +27,10 @@ struct ConfigurationMember {
                 continue
             }
             let name = (object.map { $0 + " " } ?? "") + "'\(member.key)'"
-            read(ConfigurationMember(key: member.key, value: member.value, path: memberPath, name: name, file: file, position: map.value(memberPath)), &diagnostics)
+            read(
+                ConfigurationMember(
+                    key: member.key, value: member.value, path: memberPath, name: name, file: file,
+                    position: map.value(memberPath)), &diagnostics)
         }
     }
 
@@ -58,13 +62,17 @@ struct ConfigurationMember {
     }
 
     /// An integer in `range` (`unit` follows the range in the message: " MiB"); nil, reported, otherwise.
-    func integer(in range: ClosedRange<Int>, expected: String? = nil, unit: String = "", into diagnostics: inout Diagnostics) -> Int? {
+    func integer(
+        in range: ClosedRange<Int>, expected: String? = nil, unit: String = "", into diagnostics: inout Diagnostics
+    ) -> Int? {
         guard case .integer(let number) = value else {
             wrongType(expected ?? "an integer from \(range.lowerBound) to \(range.upperBound)", into: &diagnostics)
             return nil
         }
         guard range.contains(Int(number)) else {
-            error("\(name) \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)\(unit)", into: &diagnostics)
+            error(
+                "\(name) \(number) is out of range; use \(range.lowerBound) to \(range.upperBound)\(unit)",
+                into: &diagnostics)
             return nil
         }
         return Int(number)

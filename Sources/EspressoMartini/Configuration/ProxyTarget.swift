@@ -19,30 +19,47 @@ public struct ProxyTarget: Sendable, Equatable, CustomStringConvertible {
     public static func parse(_ text: String) -> Result<ProxyTarget, ProxyTargetProblem> {
         let lowered = text.lowercased()
         let isHTTPS: Bool
-        if lowered.hasPrefix("https://") { isHTTPS = true } else if lowered.hasPrefix("http://") { isHTTPS = false } else {
+        if lowered.hasPrefix("https://") {
+            isHTTPS = true
+        } else if lowered.hasPrefix("http://") {
+            isHTTPS = false
+        } else {
             return .failure(ProxyTargetProblem(message: "'\(text)' is not an http:// or https:// URL"))
         }
         let rest = text.dropFirst(isHTTPS ? 8 : 7)
         if rest.contains("?") || rest.contains("#") {
-            return .failure(ProxyTargetProblem(message: "'\(text)' has a query or a fragment; give the target's base URL only, such as https://api.example.com/v2"))
+            return .failure(
+                ProxyTargetProblem(
+                    message:
+                        "'\(text)' has a query or a fragment; give the target's base URL only, such as https://api.example.com/v2"
+                ))
         }
         let authority = rest.prefix { $0 != "/" }
         var basePath = String(rest.dropFirst(authority.count))
         while basePath.hasSuffix("/") { basePath.removeLast() }
         if authority.contains("@") {
-            return .failure(ProxyTargetProblem(message: "'\(text)' holds credentials; send them as a header with proxy 'headers' instead"))
+            return .failure(
+                ProxyTargetProblem(
+                    message: "'\(text)' holds credentials; send them as a header with proxy 'headers' instead"))
         }
-        guard !authority.isEmpty, !authority.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }), !basePath.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+        guard !authority.isEmpty, !authority.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+            !basePath.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
             return .failure(ProxyTargetProblem(message: "'\(text)' has no host, or spaces or control characters in it"))
         }
         let host: Substring
         var port: Substring?
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return .failure(ProxyTargetProblem(message: "'\(text)' has an IPv6 address without its closing ']'")) }
+            guard let close = authority.firstIndex(of: "]") else {
+                return .failure(ProxyTargetProblem(message: "'\(text)' has an IPv6 address without its closing ']'"))
+            }
             host = authority[...close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return .failure(ProxyTargetProblem(message: "'\(text)' has something other than a port after its IPv6 address")) }
+                guard after.hasPrefix(":") else {
+                    return .failure(
+                        ProxyTargetProblem(message: "'\(text)' has something other than a port after its IPv6 address"))
+                }
                 port = after.dropFirst()
             }
         } else if let colon = authority.firstIndex(of: ":") {
@@ -51,8 +68,11 @@ public struct ProxyTarget: Sendable, Equatable, CustomStringConvertible {
         } else {
             host = authority
         }
-        if let port, !(port.allSatisfy { $0.isASCII && $0.isNumber } && Int(port).map { (1...65535).contains($0) } == true) {
-            return .failure(ProxyTargetProblem(message: "'\(text)' has the port '\(port)'; a port is a number from 1 to 65535"))
+        if let port,
+            !(port.allSatisfy { $0.isASCII && $0.isNumber } && Int(port).map { (1...65535).contains($0) } == true)
+        {
+            return .failure(
+                ProxyTargetProblem(message: "'\(text)' has the port '\(port)'; a port is a number from 1 to 65535"))
         }
         guard !host.isEmpty, host != "[]" else { return .failure(ProxyTargetProblem(message: "'\(text)' has no host")) }
         return .success(ProxyTarget(isHTTPS: isHTTPS, authority: String(authority), basePath: basePath))

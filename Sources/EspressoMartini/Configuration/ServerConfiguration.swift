@@ -56,7 +56,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `8080-8090` as a range of ports, nil unless both bounds are integers; order and bounds are the
     /// caller's to check.
     public static func portBounds(_ text: String) -> (first: Int, last: Int)? {
-        guard let dash = text.dropFirst().firstIndex(of: "-"), let first = Int(text[..<dash]), let last = Int(text[text.index(after: dash)...]) else {
+        guard let dash = text.dropFirst().firstIndex(of: "-"), let first = Int(text[..<dash]),
+            let last = Int(text[text.index(after: dash)...])
+        else {
             return nil
         }
         return (first, last)
@@ -64,7 +66,9 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// Why `first-last` is no range of ports to listen on (reversed, or outside 1–65535); nil when it is one.
     public static func portRangeProblem(first: Int, last: Int) -> String? {
-        guard (1...65535).contains(first), (1...65535).contains(last) else { return "is out of range; use ports from 1 to 65535" }
+        guard (1...65535).contains(first), (1...65535).contains(last) else {
+            return "is out of range; use ports from 1 to 65535"
+        }
         guard first <= last else { return "is reversed; give the lower port first, as in \(last)-\(first)" }
         return nil
     }

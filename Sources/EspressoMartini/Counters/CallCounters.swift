@@ -37,7 +37,8 @@ public final class CallCounters: Sendable {
             counters.reserveCapacity(exchanges.count)
             for exchange in exchanges {
                 for index in 0..<exchange.counterCount {
-                    counters.append(table.byKey.isEmpty ? CallCounter() : table.byKey[exchange.counterKey(index)] ?? CallCounter())
+                    counters.append(
+                        table.byKey.isEmpty ? CallCounter() : table.byKey[exchange.counterKey(index)] ?? CallCounter())
                 }
             }
             table.unfiled = (exchanges, counters)

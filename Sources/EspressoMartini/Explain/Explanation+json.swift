@@ -57,7 +57,10 @@ extension Explanation {
         guard let network else { return .null }
         return .object([
             JSONMember(key: "profile", value: network.profile.map { .string($0.rawValue) } ?? .null),
-            JSONMember(key: "bytes_per_second", value: network.bytesPerSecond.map { $0 == $0.rounded() && $0 < 1e15 ? .integer(Int64($0)) : .real($0) } ?? .null),
+            JSONMember(
+                key: "bytes_per_second",
+                value: network.bytesPerSecond.map { $0 == $0.rounded() && $0 < 1e15 ? .integer(Int64($0)) : .real($0) }
+                    ?? .null),
             JSONMember(key: "latency", value: .real(network.latency)),
         ])
     }
@@ -85,7 +88,9 @@ extension Explanation {
         .object([
             JSONMember(key: "route", value: .string(route.route.description)),
             JSONMember(key: "methods", value: .array(route.methods.map { .string($0.name) })),
-            JSONMember(key: "reason", value: .string(route.reason == .lessSpecific ? "less_specific" : "no_exchange_for_method")),
+            JSONMember(
+                key: "reason",
+                value: .string(route.reason == .lessSpecific ? "less_specific" : "no_exchange_for_method")),
         ])
     }
 }

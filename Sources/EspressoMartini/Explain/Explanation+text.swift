@@ -50,11 +50,15 @@ extension Explanation {
         case .exchange(let choice) where choice.position == nil:
             let exchange = tree.exchanges[choice.exchange]
             let which = choice.variant.map { ", variant \($0 + 1) of \(exchange.variants.count)" } ?? ""
-            return "410 from \(exchange.method.name) \(exchange.route)\(which): its 'once' sequence has served all \(calls) calls"
+            return
+                "410 from \(exchange.method.name) \(exchange.route)\(which): its 'once' sequence has served all \(calls) calls"
         case .exchange(let choice):
             let exchange = tree.exchanges[choice.exchange]
-            var line = "\(statusCode.map(String.init) ?? "a script's answer") from \(exchange.method.name) \(exchange.route)"
-            if request.knownMethod == .head, exchange.method == .get { line += " (HEAD answered as GET, without the body)" }
+            var line =
+                "\(statusCode.map(String.init) ?? "a script's answer") from \(exchange.method.name) \(exchange.route)"
+            if request.knownMethod == .head, exchange.method == .get {
+                line += " (HEAD answered as GET, without the body)"
+            }
             if let variant = choice.variant { line += ", variant \(variant + 1) of \(exchange.variants.count)" }
             if let (position, count) = sequencePosition { line += ", response \(position + 1) of \(count)" }
             if let mode = sequenceMode, mode != .repeatLast { line += " (sequence \(mode.rawValue))" }

@@ -29,8 +29,13 @@ public struct Explanation: Sendable {
         plan = decider.plan(request, tree: tree)
         if case .forward = plan { forwardTarget = decider.proxy?.target } else { forwardTarget = nil }
         let treePlan = Self.treePlan(plan)
-        variants = treePlan.map { Self.verdicts(of: $0, in: tree.exchangeTree, request: request, parser: decider.parser) } ?? []
-        closest = if case .notFound = treePlan { tree.exchangeTree.closest(to: request.segments.segments, method: request.method) } else { [] }
+        variants =
+            treePlan.map { Self.verdicts(of: $0, in: tree.exchangeTree, request: request, parser: decider.parser) }
+            ?? []
+        closest =
+            if case .notFound = treePlan {
+                tree.exchangeTree.closest(to: request.segments.segments, method: request.method)
+            } else { [] }
         otherRoutes = treePlan.map { Self.otherRoutes(of: request, in: tree.exchangeTree, plan: $0) } ?? []
         if case .exchange(let choice) = plan, let position = choice.position {
             network = tree.network(tree.slot(exchangeAt: choice.exchange, position: position))
@@ -48,8 +53,11 @@ public struct Explanation: Sendable {
 
     /// Each variant of the chosen exchange: the one that answers holds, those before it fail on their first
     /// failing condition, those after it are not tried.
-    private static func verdicts(of plan: Plan, in tree: ExchangeTree, request: Request, parser: any JSONParser) -> [VariantVerdict] {
-        guard let index = plan.exchangeIndex, case let exchange = tree.exchanges[index], !exchange.variants.isEmpty else { return [] }
+    private static func verdicts(
+        of plan: Plan, in tree: ExchangeTree, request: Request, parser: any JSONParser
+    ) -> [VariantVerdict] {
+        guard let index = plan.exchangeIndex, case let exchange = tree.exchanges[index], !exchange.variants.isEmpty
+        else { return [] }
         var answering: Int?
         let model: RequestModel
         switch plan {
@@ -141,12 +149,14 @@ public struct Explanation: Sendable {
         }
         routes.sort { a, b in
             a.route.isMoreSpecific(than: b.route)
-                || (!b.route.isMoreSpecific(than: a.route) && a.route.description.utf8.lexicographicallyPrecedes(b.route.description.utf8))
+                || (!b.route.isMoreSpecific(than: a.route)
+                    && a.route.description.utf8.lexicographicallyPrecedes(b.route.description.utf8))
         }
         return routes.map { route, methods in
             let methods = methods.sorted { $0.rawValue < $1.rawValue }
             let lessSpecific = chosen.map { methods.contains($0.method) } ?? false
-            return OtherRoute(route: route, methods: methods, reason: lessSpecific ? .lessSpecific : .noExchangeForMethod)
+            return OtherRoute(
+                route: route, methods: methods, reason: lessSpecific ? .lessSpecific : .noExchangeForMethod)
         }
     }
 }

@@ -25,7 +25,8 @@ struct JSONScanner {
 
     /// Where the value at `tokens` lies in `bytes` (nil inside when nothing is there); nil when `bytes` is
     /// not one JSON value. With duplicate keys, the first one counts.
-    static func locate(_ tokens: [String], in bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) -> Range<Int>?? {
+    static func locate(_ tokens: [String], in bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) -> Range<Int>??
+    {
         var scanner = JSONScanner(bytes, tokens: tokens, parser: parser)
         scanner.skipWhitespace()
         guard scanner.value(level: 0, depth: 0) else { return nil }
@@ -36,7 +37,8 @@ struct JSONScanner {
 
     /// The value `locate` found at `range` of `bytes`: a string without escapes and `true`, `false` and
     /// `null` read here (the scan has checked them), anything else by `parser`. Nil when it cannot be read.
-    static func value(at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) -> JSONValue? {
+    static func value(at range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, parser: any JSONParser) -> JSONValue?
+    {
         let found = UnsafeBufferPointer(rebasing: bytes[range])
         switch found.first {
         case UInt8(ascii: "\""):
@@ -175,8 +177,9 @@ struct JSONScanner {
         let byte = bytes[index]
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-             UInt8(ascii: "r"), UInt8(ascii: "t"):
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"),
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
             return true
         case UInt8(ascii: "u"): break
         default: return false
@@ -184,7 +187,9 @@ struct JSONScanner {
         guard let unit = hex4(), unit != 0 else { return false }
         switch unit {
         case 0xD800...0xDBFF:
-            guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { return false }
+            guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                return false
+            }
             index += 2
             guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return false }
             return true
@@ -262,7 +267,9 @@ struct JSONScanner {
 
     private mutating func literal(_ word: StaticString) -> Bool {
         let length = word.utf8CodeUnitCount
-        guard index + length <= bytes.count, (0..<length).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] }) else { return false }
+        guard index + length <= bytes.count, (0..<length).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] }) else {
+            return false
+        }
         index += length
         return true
     }
@@ -274,7 +281,9 @@ struct JSONScanner {
             var token = token
             return token.withUTF8 { token in
                 guard token.count == key.content.count else { return false }
-                for offset in 0..<token.count where token[offset] != bytes[key.content.lowerBound + offset] { return false }
+                for offset in 0..<token.count where token[offset] != bytes[key.content.lowerBound + offset] {
+                    return false
+                }
                 return true
             }
         }

@@ -126,7 +126,9 @@ public struct JSONSourceMap: JSONPositions, Sendable {
                         advance(); advance()  // \u of the low surrogate
                         let low = scanHex4()
                         // Only a low surrogate pairs up; anything else (not JSON) becomes U+FFFD rather than overflowing.
-                        code = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                        code =
+                            (0xDC00..<0xE000).contains(low)
+                            ? 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                     }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                 default: raw.append(escaped)  // \" \\ \/
@@ -149,7 +151,10 @@ public struct JSONSourceMap: JSONPositions, Sendable {
         mutating func scanScalar() {
             while let byte = current {
                 if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
-                    || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { return }
+                    || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                {
+                    return
+                }
                 advance()
             }
         }

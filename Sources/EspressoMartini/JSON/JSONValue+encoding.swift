@@ -34,7 +34,11 @@ extension JSONValue {
         case .bool(let value): Self.append(value ? "true" : "false", to: &output)
         case .integer(let value): Self.appendDecimal(value, to: &output)
         case .real(let value):
-            if value.isFinite { output.append(contentsOf: String(value).utf8) } else { Self.append("null", to: &output) }
+            if value.isFinite {
+                output.append(contentsOf: String(value).utf8)
+            } else {
+                Self.append("null", to: &output)
+            }
         case .string(let value): JSONStringEscaping.appendQuoted(value, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))

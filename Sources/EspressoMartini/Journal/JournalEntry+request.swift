@@ -4,7 +4,8 @@ extension JournalEntry {
     /// no body for a request without one, as the server builds it.
     public var recordedRequest: Request {
         Request(
-            method: method, path: path, rawQuery: query, headers: RequestHeaders(reading: PackedHeaders(packedHeaders)), body: bodySize > 0 ? body : nil,
+            method: method, path: path, rawQuery: query, headers: RequestHeaders(reading: PackedHeaders(packedHeaders)),
+            body: bodySize > 0 ? body : nil,
             bodySize: bodySize
         )
     }

@@ -30,7 +30,8 @@ public struct JournalEntry: Sendable, Equatable {
 
     public init(
         time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
-        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int?, session: String? = nil, proxied: Bool = false
+        bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int?, session: String? = nil,
+        proxied: Bool = false
     ) {
         self.session = session
         self.proxied = proxied
@@ -53,8 +54,10 @@ public struct JournalEntry: Sendable, Equatable {
             JSONMember(key: "method", value: .string(method)),
             JSONMember(key: "path", value: .string(path)),
             JSONMember(key: "query", value: .string(query)),
-            JSONMember(key: "headers", value: .object(headers.map { JSONMember(key: $0.name, value: .string($0.value)) })),
-            JSONMember(key: "body", value: .string(String(decoding: body, as: UTF8.self))),  // invalid bytes become U+FFFD
+            JSONMember(
+                key: "headers", value: .object(headers.map { JSONMember(key: $0.name, value: .string($0.value)) })),
+            // Invalid bytes become U+FFFD.
+            JSONMember(key: "body", value: .string(String(decoding: body, as: UTF8.self))),
             JSONMember(key: "body_size", value: .integer(Int64(bodySize))),
             JSONMember(key: "route", value: route.map(JSONValue.string) ?? .null),
             JSONMember(key: "variant", value: variant.map { .integer(Int64($0)) } ?? .null),
@@ -67,7 +70,9 @@ public struct JournalEntry: Sendable, Equatable {
 
     /// The headers in arrival order, repeated names joined by `, ` where the name first appears.
     public var headers: [HTTPHeader] {
-        let fields = packedHeaders.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let fields = packedHeaders.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         var order: [String] = []
         var values: [String: [String]] = [:]
         for index in stride(from: 0, to: fields.count - 1, by: 2) {

@@ -10,13 +10,21 @@ extension JournalFilter {
     /// every key optional (an empty body is `{}`). `when` is compiled as a variant's is, its `path`
     /// conditions reading the captures of `path`. Reports every problem with its line and column in the
     /// body, in the loader's words; no filter when there is one.
-    public static func parse(body: [UInt8], parser: any JSONParser) -> (filter: JournalFilter?, diagnostics: Diagnostics) {
+    public static func parse(
+        body: [UInt8], parser: any JSONParser
+    ) -> (filter: JournalFilter?, diagnostics: Diagnostics) {
         var diagnostics = Diagnostics()
         let file = bodyName
-        guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return (JournalFilter(), diagnostics) }
-        guard let (members, map) = parser.object(body, file: file, into: &diagnostics, notAnObject: {
-            "the body must be a JSON object such as {\"method\": \"POST\", \"path\": \"/api/orders\"}, found \($0)"
-        }) else { return (nil, diagnostics) }
+        guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            return (JournalFilter(), diagnostics)
+        }
+        guard
+            let (members, map) = parser.object(
+                body, file: file, into: &diagnostics,
+                notAnObject: {
+                    "the body must be a JSON object such as {\"method\": \"POST\", \"path\": \"/api/orders\"}, found \($0)"
+                })
+        else { return (nil, diagnostics) }
         var filter = JournalFilter()
         for member in members where member.key != "when" {
             let at = map.value([member.key])
@@ -31,7 +39,9 @@ extension JournalFilter {
                 case nil: filter.method = method
                 }
             case "path":
-                guard case .string(let text) = member.value else { wrongType("a route such as \"/api/orders/{id}\""); continue }
+                guard case .string(let text) = member.value else {
+                    wrongType("a route such as \"/api/orders/{id}\""); continue
+                }
                 switch route(text) {
                 case .success(let pattern): filter.path = pattern
                 case .failure(let problem): diagnostics.error(file, at, problem.message)
@@ -52,13 +62,16 @@ extension JournalFilter {
                 filter.unmatched = flag
             default:
                 var message = "unknown key '\(member.key)'; the body takes \(VariantConditions.list(bodyKeys))"
-                if let suggestion = Suggestion.closest(to: member.key, among: bodyKeys) { message += "; did you mean '\(suggestion)'?" }
+                if let suggestion = Suggestion.closest(to: member.key, among: bodyKeys) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
                 diagnostics.error(file, map.key([member.key]), message)
             }
         }
         if let when = members.first(where: { $0.key == "when" })?.value {
             let captures = filter.path?.segments.compactMap(\.parameterName) ?? []
-            filter.conditions = VariantConditions.compile(when, at: ["when"], pathCaptures: captures, file: file, map: map, into: &diagnostics)
+            filter.conditions = VariantConditions.compile(
+                when, at: ["when"], pathCaptures: captures, file: file, map: map, into: &diagnostics)
         }
         return (diagnostics.hasErrors ? nil : filter, diagnostics)
     }
@@ -91,7 +104,9 @@ extension JournalFilter {
                 filter.session = value
             default:
                 var message = "unknown filter '\(name)'; requests takes \(VariantConditions.list(queryKeys))"
-                if let suggestion = Suggestion.closest(to: name, among: queryKeys) { message += "; did you mean '\(suggestion)'?" }
+                if let suggestion = Suggestion.closest(to: name, among: queryKeys) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
                 message += "; conditions on headers, query or body go in the body of POST requests/find"
                 return .failure(Problem(message: message))
             }
@@ -111,9 +126,15 @@ extension JournalFilter {
     private static func route(_ text: String) -> Result<RoutePattern, Problem> {
         let pattern = RoutePattern(parsing: text)
         for (position, segment) in pattern.segments.enumerated() {
-            if case .refused(let problem)? = FolderNameEscapes.decode(segment.spelling) { return .failure(Problem(message: problem)) }
+            if case .refused(let problem)? = FolderNameEscapes.decode(segment.spelling) {
+                return .failure(Problem(message: problem))
+            }
             if segment == .catchAll, position < pattern.segments.count - 1 {
-                return .failure(Problem(message: "'**' must be the last path component, but '\(text)' has '\(pattern.segments[position + 1].spelling)' after it"))
+                return .failure(
+                    Problem(
+                        message:
+                            "'**' must be the last path component, but '\(text)' has '\(pattern.segments[position + 1].spelling)' after it"
+                    ))
             }
         }
         return .success(pattern)
@@ -122,9 +143,15 @@ extension JournalFilter {
     /// `404`, or `4xx` for a class (any case); 0 is the status a fault is journaled with.
     private static func status(_ text: String) -> Result<Status, Problem> {
         if let number = Int(text), number == 0 || (100...599).contains(number) { return .success(.exactly(number)) }
-        if text.utf8.count == 3, let hundreds = Int(text.prefix(1)), (1...5).contains(hundreds), text.dropFirst().lowercased() == "xx" {
+        if text.utf8.count == 3, let hundreds = Int(text.prefix(1)), (1...5).contains(hundreds),
+            text.dropFirst().lowercased() == "xx"
+        {
             return .success(.inClass(hundreds))
         }
-        return .failure(Problem(message: "'status' \(text) is not a status; give one from 100 to 599 (0 for a fault), or a class such as \"4xx\""))
+        return .failure(
+            Problem(
+                message:
+                    "'status' \(text) is not a status; give one from 100 to 599 (0 for a fault), or a class such as \"4xx\""
+            ))
     }
 }

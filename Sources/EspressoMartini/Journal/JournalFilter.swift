@@ -87,7 +87,9 @@ public struct JournalFilter: Sendable {
 
     /// An array as parts of a journal's chunk size.
     private static func parts(of entries: [JournalEntry]) -> [ArraySlice<JournalEntry>] {
-        stride(from: 0, to: entries.count, by: RequestJournal.chunkSize).map { entries[$0..<min($0 + RequestJournal.chunkSize, entries.count)] }
+        stride(from: 0, to: entries.count, by: RequestJournal.chunkSize).map {
+            entries[$0..<min($0 + RequestJournal.chunkSize, entries.count)]
+        }
     }
 
     private static func sameWithoutCase(_ a: String, _ b: String) -> Bool {

@@ -62,7 +62,11 @@ public final class RequestJournal: Sendable {
 
         mutating func insert(_ session: String?) {
             guard let session else { defaultSession = true; return }
-            if names.count < Self.namesKept { names.insert(session) } else if !names.contains(session) { tooManyNames = true }
+            if names.count < Self.namesKept {
+                names.insert(session)
+            } else if !names.contains(session) {
+                tooManyNames = true
+            }
         }
 
         /// Whether none of `session`'s requests was dropped; nil: of any session.

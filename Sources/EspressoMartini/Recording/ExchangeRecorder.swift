@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes forwarded requests and their answers into a requests folder through the `TreeWriter`
@@ -62,7 +62,11 @@ public final class ExchangeRecorder: @unchecked Sendable {
             switch parser.parse(bytes) {
             case .success(let existing): variants = Self.variants(of: existing)
             case .failure(let syntax):
-                throw TreeWritingError(path: configurationPath, message: "does not parse (\(syntax.message), line \(syntax.position.line)); nothing was recorded into it until it is fixed")
+                throw TreeWritingError(
+                    path: configurationPath,
+                    message:
+                        "does not parse (\(syntax.message), line \(syntax.position.line)); nothing was recorded into it until it is fixed"
+                )
             }
         }
         let when = exchange.conditions(options, parser: parser)
@@ -73,10 +77,18 @@ public final class ExchangeRecorder: @unchecked Sendable {
             bodyFile = nil
             bodyBytes = nil
         }
-        let fileExtension = bodyFile == nil && bodyBytes == nil ? "" : ContentType.fileExtension(for: Self.contentType(of: exchange.responseHeaders))
-        let body: ResponseDraft.Body = bodyFile.map { .movedFile(path: $0, fileExtension: fileExtension) } ?? bodyBytes.map { .bytes($0, fileExtension: fileExtension) } ?? .none
-        var response = ResponseDraft(statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
-        if body != .none, !variants.isEmpty, let same = Self.existingFile(sameAs: body, fileExtension: fileExtension, in: variants, folder: folderPath) {
+        let fileExtension =
+            bodyFile == nil && bodyBytes == nil
+            ? "" : ContentType.fileExtension(for: Self.contentType(of: exchange.responseHeaders))
+        let body: ResponseDraft.Body =
+            bodyFile.map { .movedFile(path: $0, fileExtension: fileExtension) } ?? bodyBytes.map {
+                .bytes($0, fileExtension: fileExtension)
+            } ?? .none
+        var response = ResponseDraft(
+            statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
+        if body != .none, !variants.isEmpty,
+            let same = Self.existingFile(sameAs: body, fileExtension: fileExtension, in: variants, folder: folderPath)
+        {
             if let file = bodyFile { unlink(file) }  // identical bodies of one exchange share one file
             response.body = .existingFile(same)
             bodyFile = nil
@@ -95,7 +107,9 @@ public final class ExchangeRecorder: @unchecked Sendable {
             let position = variants.firstIndex { holds($0, for: request) } ?? variants.endIndex
             variants.insert(VariantDraft(when: when, responses: [response]), at: position)
         }
-        try writer.write(ExchangeDraft(method: exchange.method, path: path, answers: .variants(variants)), keepingFiles: true, folder: folder, isNew: folderIsNew)
+        try writer.write(
+            ExchangeDraft(method: exchange.method, path: path, answers: .variants(variants)), keepingFiles: true,
+            folder: folder, isNew: folderIsNew)
         return .added(folder: folder, newExchange: isNew)
     }
 
@@ -109,7 +123,12 @@ public final class ExchangeRecorder: @unchecked Sendable {
         case .object(let members) where members.contains(where: { $0.key == "responses" }):
             return [.kept(.object(members.filter { $0.key != SchemaReference.key }))]
         case .object(let members):
-            return [.kept(.object([JSONMember(key: "responses", value: .object(members.filter { $0.key != SchemaReference.key }))]))]
+            return [
+                .kept(
+                    .object([
+                        JSONMember(key: "responses", value: .object(members.filter { $0.key != SchemaReference.key }))
+                    ]))
+            ]
         default:
             return [.kept(.object([JSONMember(key: "responses", value: configuration)]))]
         }
@@ -153,14 +172,17 @@ public final class ExchangeRecorder: @unchecked Sendable {
         guard let when else { return true }
         var diagnostics = Diagnostics()
         let compiled = VariantConditions.compile(
-            when, at: [], pathCaptures: [], file: "", map: JSONSourceMap(Array(when.compactText.utf8)), into: &diagnostics
+            when, at: [], pathCaptures: [], file: "", map: JSONSourceMap(Array(when.compactText.utf8)),
+            into: &diagnostics
         )
         return compiled?.holds(for: request) ?? false
     }
 
     /// Whether `response` says what `last` (written in `folder`) says: status, headers, and body bytes.
     private static func same(_ response: ResponseDraft, _ last: ResponseDraft?, in folder: String) -> Bool {
-        guard let last, last.statusCode == response.statusCode, sorted(last.headers) == sorted(response.headers) else { return false }
+        guard let last, last.statusCode == response.statusCode, sorted(last.headers) == sorted(response.headers) else {
+            return false
+        }
         switch (response.body, last.body) {
         case (.none, .none): return true
         case (.existingFile(let name), .existingFile(let lastName)): return name == lastName
@@ -170,7 +192,9 @@ public final class ExchangeRecorder: @unchecked Sendable {
 
     /// The body file of a recorded response of the exchange that holds the same bytes as `body` (a file
     /// to move, or bytes).
-    private static func existingFile(sameAs body: ResponseDraft.Body, fileExtension: String, in variants: [VariantDraft], folder: String) -> String? {
+    private static func existingFile(
+        sameAs body: ResponseDraft.Body, fileExtension: String, in variants: [VariantDraft], folder: String
+    ) -> String? {
         var seen: Set<String> = []
         for case .existingFile(let name) in variants.flatMap(\.responses).map(\.body) where seen.insert(name).inserted {
             guard name.hasSuffix("." + fileExtension) else { continue }

@@ -24,8 +24,10 @@ public struct RecordedExchange: Sendable {
     public var contentDecoded: Bool
 
     public init(
-        method: HTTPMethod, path: String, rawQuery: String, requestHeaders: [HTTPHeader], requestBody: [UInt8]?, requestBodySize: Int,
-        statusCode: Int, responseHeaders: [HTTPHeader], responseBodyFile: String?, responseBodyBytes: [UInt8]? = nil, contentDecoded: Bool
+        method: HTTPMethod, path: String, rawQuery: String, requestHeaders: [HTTPHeader], requestBody: [UInt8]?,
+        requestBodySize: Int,
+        statusCode: Int, responseHeaders: [HTTPHeader], responseBodyFile: String?, responseBodyBytes: [UInt8]? = nil,
+        contentDecoded: Bool
     ) {
         self.method = method
         self.path = path
@@ -42,7 +44,9 @@ public struct RecordedExchange: Sendable {
 
     /// The request as the variants' conditions read it.
     public var request: Request {
-        Request(method: method.name, path: path, rawQuery: rawQuery, headers: RequestHeaders(requestHeaders), body: requestBody, bodySize: requestBodySize)
+        Request(
+            method: method.name, path: path, rawQuery: rawQuery, headers: RequestHeaders(requestHeaders),
+            body: requestBody, bodySize: requestBodySize)
     }
 
     /// The answer's headers as they are written: without `Date`, `Content-Length`, the hop-by-hop ones and a
@@ -51,10 +55,16 @@ public struct RecordedExchange: Sendable {
     public func writtenResponseHeaders(_ options: RecordingOptions) -> [HTTPHeader] {
         let hopByHop = HopByHopHeaders(in: responseHeaders)
         return responseHeaders.compactMap { header in
-            if header.isNamed("date") || header.isNamed("content-length") || hopByHop.contains(header.name) { return nil }
+            if header.isNamed("date") || header.isNamed("content-length") || hopByHop.contains(header.name) {
+                return nil
+            }
             if contentDecoded, header.isNamed("content-encoding") { return nil }
-            let named = { (names: [String]) in names.contains { HTTPHeader.name(header.name, equalsCaseInsensitively: $0) } }
-            if named(options.redactedHeaders) || (CredentialHeaders.contains(header.name) && !named(options.matchHeaders)) {
+            let named = { (names: [String]) in
+                names.contains { HTTPHeader.name(header.name, equalsCaseInsensitively: $0) }
+            }
+            if named(options.redactedHeaders)
+                || (CredentialHeaders.contains(header.name) && !named(options.matchHeaders))
+            {
                 return HTTPHeader(name: header.name, value: CredentialHeaders.redacted)
             }
             return header
@@ -73,12 +83,17 @@ public struct RecordedExchange: Sendable {
         var headers: [JSONMember] = []
         for name in options.matchHeaders where !headers.contains(where: { $0.key.lowercased() == name.lowercased() }) {
             let value = requestHeaders.first { $0.name.lowercased() == name.lowercased() }?.value
-            headers.append(JSONMember(key: name, value: value.map(JSONValue.string) ?? .object([JSONMember(key: "present", value: .bool(false))])))
+            headers.append(
+                JSONMember(
+                    key: name,
+                    value: value.map(JSONValue.string) ?? .object([JSONMember(key: "present", value: .bool(false))])))
         }
         if !headers.isEmpty { members.append(JSONMember(key: "headers", value: .object(headers))) }
         if let body = requestBody, !body.isEmpty, body.count == requestBodySize {
             let contentType = requestHeaders.first { $0.isNamed("content-type") }.map { ContentType.essence($0.value) }
-            if contentType == "application/x-www-form-urlencoded", let form = Self.firstValues(URLEncodedForm(parsing: String(decoding: body, as: UTF8.self))) {
+            if contentType == "application/x-www-form-urlencoded",
+                let form = Self.firstValues(URLEncodedForm(parsing: String(decoding: body, as: UTF8.self)))
+            {
                 members.append(JSONMember(key: "form", value: form))
             } else if case .success(let document) = parser.parse(body) {
                 let equals = JSONValue.object([JSONMember(key: "equals", value: document)])

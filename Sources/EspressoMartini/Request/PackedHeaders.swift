@@ -7,7 +7,8 @@ public struct PackedHeaders: RequestHeaderReader {
         self.bytes = bytes
     }
 
-    public func forEachHeader(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
+    public func forEachHeader(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void)
+    {
         bytes.withUnsafeBufferPointer { packed in
             var start = 0
             var name: UnsafeBufferPointer<UInt8>?

@@ -28,18 +28,21 @@ public struct Request: Sendable {
     public var client: ClientAddress?
 
     public init(
-        method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil,
+        method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]),
+        body: [UInt8]? = nil,
         bodySize: Int? = nil
     ) {
         self.init(
-            method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, rawQuery: rawQuery, headers: headers, body: body,
+            method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, rawQuery: rawQuery,
+            headers: headers, body: body,
             bodySize: bodySize ?? body?.count ?? 0
         )
     }
 
     /// For a server that has already read the method (it reads it from bytes, without a String).
     public init(
-        method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders, body: [UInt8]?, bodySize: Int,
+        method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders,
+        body: [UInt8]?, bodySize: Int,
         session: Session? = nil
     ) {
         self.method = method

@@ -7,7 +7,9 @@ extension RequestHeaders {
             var found: String?
             forEach { candidate, value in
                 guard found == nil, candidate.count == wanted.count else { return }
-                for index in 0..<wanted.count where candidate[index].lowercasedASCII != wanted[index].lowercasedASCII { return }
+                for index in 0..<wanted.count where candidate[index].lowercasedASCII != wanted[index].lowercasedASCII {
+                    return
+                }
                 found = String(decoding: value, as: UTF8.self)
             }
             return found

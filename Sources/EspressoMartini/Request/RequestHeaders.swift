@@ -37,7 +37,8 @@ public struct RequestHeaders: Sendable {
         if case .list(let headers) = storage { return headers }
         var headers: [HTTPHeader] = []
         forEach { name, value in
-            headers.append(HTTPHeader(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+            headers.append(
+                HTTPHeader(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
         }
         return headers
     }
@@ -68,7 +69,8 @@ public struct RequestHeaders: Sendable {
     /// Appends one header as `name NUL value NUL`. Inlinable, so that a server's call is specialised for
     /// its bytes (unspecialised, each append looked up generic metadata at run time).
     @inlinable
-    public static func pack(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, into packed: inout [UInt8]) {
+    public static func pack(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, into packed: inout [UInt8])
+    {
         packed.append(contentsOf: name)
         packed.append(0)
         packed.append(contentsOf: value)

@@ -1,7 +1,8 @@
 extension RequestModel {
     /// The parts of the request object templates and scripts see (doc/templates.md, doc/scripts.md), by name.
     public static let partNames = [
-        "method", "path", "query", "body", "headers", "pathParameters", "pathComponents", "queryParameters", "formParameters", "bodyJSON",
+        "method", "path", "query", "body", "headers", "pathParameters", "pathComponents", "queryParameters",
+        "formParameters", "bodyJSON",
     ]
 
     /// One part of the request as templates and scripts see it, built only when asked: `query` is the raw
@@ -11,9 +12,12 @@ extension RequestModel {
     /// was kept. Nil for a name that is no part.
     public func part(_ name: String) -> JSONValue? {
         if let pairs = pairs(ofPart: name) {
-            return .object(Self.grouped(pairs).map { group in
-                JSONMember(key: group.name, value: group.values.map { .array($0.map(JSONValue.string)) } ?? .string(group.first))
-            })
+            return .object(
+                Self.grouped(pairs).map { group in
+                    JSONMember(
+                        key: group.name,
+                        value: group.values.map { .array($0.map(JSONValue.string)) } ?? .string(group.first))
+                })
         }
         switch name {
         case "method": return .string(request.method)

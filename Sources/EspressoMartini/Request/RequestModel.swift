@@ -26,7 +26,9 @@ public final class RequestModel: VariantInput, @unchecked Sendable {
     public var bodyJSON: JSONValue? {
         if let built = builtBodyJSON { return built }
         var value: JSONValue?
-        if !bodyTooLarge, let body = request.body, !body.isEmpty, case .success(let parsed) = parser.parse(body) { value = parsed }
+        if !bodyTooLarge, let body = request.body, !body.isEmpty, case .success(let parsed) = parser.parse(body) {
+            value = parsed
+        }
         builtBodyJSON = .some(value)
         return value
     }
@@ -62,7 +64,11 @@ public final class RequestModel: VariantInput, @unchecked Sendable {
                 }
             }
         }
-        if firstBodyJSONValue == nil { firstBodyJSONValue = (pointer.text, value) } else { bodyJSONValues.append((pointer.text, value)) }
+        if firstBodyJSONValue == nil {
+            firstBodyJSONValue = (pointer.text, value)
+        } else {
+            bodyJSONValues.append((pointer.text, value))
+        }
         return value
     }
 

@@ -19,8 +19,10 @@ public struct RequestTarget: Sendable, Equatable {
         decoded.reserveCapacity(bytes.count)
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%"), bytes.endIndex - index >= 3, let high = URLEncodedForm.hexValue(bytes[index + 1]),
-               let low = URLEncodedForm.hexValue(bytes[index + 2]) {
+            if bytes[index] == UInt8(ascii: "%"), bytes.endIndex - index >= 3,
+                let high = URLEncodedForm.hexValue(bytes[index + 1]),
+                let low = URLEncodedForm.hexValue(bytes[index + 2])
+            {
                 decoded.append(high << 4 | low)
                 index += 3
             } else {

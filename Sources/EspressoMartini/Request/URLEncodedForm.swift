@@ -75,9 +75,11 @@ public struct URLEncodedForm: Sendable, Equatable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "+") {
                 decoded.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), let high = bytes.index(index, offsetBy: 1, limitedBy: bytes.endIndex), high != bytes.endIndex,
-                      let low = bytes.index(high, offsetBy: 1, limitedBy: bytes.endIndex), low != bytes.endIndex,
-                      let h = hexValue(bytes[high]), let l = hexValue(bytes[low]) {
+            } else if byte == UInt8(ascii: "%"), let high = bytes.index(index, offsetBy: 1, limitedBy: bytes.endIndex),
+                high != bytes.endIndex,
+                let low = bytes.index(high, offsetBy: 1, limitedBy: bytes.endIndex), low != bytes.endIndex,
+                let h = hexValue(bytes[high]), let l = hexValue(bytes[low])
+            {
                 decoded.append(h << 4 | l)
                 index = low
             } else {

@@ -22,15 +22,20 @@ public enum FolderNameEscapes {
                 index += 1
                 continue
             }
-            guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) else {
-                return .refused("the folder name '\(name)' has a '%' not followed by two hexadecimal digits; write a literal '%' as %25")
+            guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            else {
+                return .refused(
+                    "the folder name '\(name)' has a '%' not followed by two hexadecimal digits; write a literal '%' as %25"
+                )
             }
             let byte = high << 4 | low
             switch byte {
             case UInt8(ascii: "/"):
-                return .refused("the folder name '\(name)' holds %2F, a '/', which no path segment can hold; rename the folder")
+                return .refused(
+                    "the folder name '\(name)' holds %2F, a '/', which no path segment can hold; rename the folder")
             case 0:
-                return .refused("the folder name '\(name)' holds %00, which no path segment can hold; rename the folder")
+                return .refused(
+                    "the folder name '\(name)' holds %00, which no path segment can hold; rename the folder")
             default: bytes.append(byte)
             }
             index += 3
@@ -39,7 +44,9 @@ public enum FolderNameEscapes {
             return .refused("the folder name '\(name)' decodes to bytes that are not UTF-8; rename the folder")
         }
         guard text != ".", text != ".." else {
-            return .refused("the folder name '\(name)' decodes to '\(text)', a segment the server answers with 400 and never routes; rename the folder")
+            return .refused(
+                "the folder name '\(name)' decodes to '\(text)', a segment the server answers with 400 and never routes; rename the folder"
+            )
         }
         return .decoded(text)
     }
@@ -73,7 +80,9 @@ public enum FolderNameEscapes {
         let first = name.utf8.first!
         switch first {
         case UInt8(ascii: "*"):
-            if name == "*" || name == "**" { return String(repeating: escape(UInt8(ascii: "*")), count: name.utf8.count) }
+            if name == "*" || name == "**" {
+                return String(repeating: escape(UInt8(ascii: "*")), count: name.utf8.count)
+            }
         case UInt8(ascii: "{"), UInt8(ascii: ":"):
             if RouteSegment(folderName: name).parameterName != nil {
                 if first == UInt8(ascii: ":") { return escape(UInt8(ascii: ":")) + name.dropFirst() }
@@ -84,7 +93,8 @@ public enum FolderNameEscapes {
         default:
             // A method's name (any case), or the admin API's folder at the root.
             if (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z") && HTTPMethod(name: name) != nil)
-                || (atRoot && first == UInt8(ascii: "_") && name == TreeLoader.reservedFolder) {
+                || (atRoot && first == UInt8(ascii: "_") && name == TreeLoader.reservedFolder)
+            {
                 return escape(first) + String(Substring(name.utf8.dropFirst()))
             }
         }

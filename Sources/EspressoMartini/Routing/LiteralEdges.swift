@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The trie's literal edges (a parent node and a folder name to the child node) in one open-addressing
@@ -31,7 +31,9 @@ struct LiteralEdges: Sendable {
                     let slot = slots[index]
                     if slot.child < 0 { return -1 }
                     if slot.parent == parent, Int(slot.nameCount) == name.count,
-                       name.isEmpty || memcmp(names.baseAddress! + Int(slot.nameStart), name.baseAddress!, name.count) == 0 {
+                        name.isEmpty
+                            || memcmp(names.baseAddress! + Int(slot.nameStart), name.baseAddress!, name.count) == 0
+                    {
                         return slot.child
                     }
                     index = (index + 1) & mask
@@ -64,7 +66,8 @@ struct LiteralEdges: Sendable {
         slots = [Slot](repeating: Slot(), count: capacity)
         names.withUnsafeBufferPointer { names in
             for slot in old where slot.child >= 0 {
-                let name = UnsafeBufferPointer(rebasing: names[Int(slot.nameStart)..<Int(slot.nameStart + slot.nameCount)])
+                let name = UnsafeBufferPointer(
+                    rebasing: names[Int(slot.nameStart)..<Int(slot.nameStart + slot.nameCount)])
                 place(slot, hash: Self.hash(slot.parent, name))
             }
         }

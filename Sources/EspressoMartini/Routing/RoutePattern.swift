@@ -22,7 +22,8 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
         longer.reserveCapacity(segments.count + 1)
         longer += segments
         longer.append(segment)
-        return RoutePattern(segments: longer, description: .concatenating(segments.isEmpty ? "" : description, "/", segment.spelling))
+        return RoutePattern(
+            segments: longer, description: .concatenating(segments.isEmpty ? "" : description, "/", segment.spelling))
     }
 
     /// The folder this route stands for, relative to the requests folder (`api/users/{id}`; empty for
@@ -37,12 +38,16 @@ public struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     /// Parses `/users/{id}` as the folders would spell it. Split on the byte `/`, as request paths are:
     /// split on characters, a `/` followed by a combining mark would not count.
     public init(parsing text: String) {
-        self.init(text.utf8.split(separator: UInt8(ascii: "/")).map { RouteSegment(folderName: String(decoding: $0, as: UTF8.self)) })
+        self.init(
+            text.utf8.split(separator: UInt8(ascii: "/")).map {
+                RouteSegment(folderName: String(decoding: $0, as: UTF8.self))
+            })
     }
 
     /// Whether both patterns match exactly the same requests (`/users/{id}`, `/users/:id`, `/users/*`).
     public func matchesSameRequests(as other: RoutePattern) -> Bool {
-        segments.count == other.segments.count && zip(segments, other.segments).allSatisfy { $0.matchesSameRequests(as: $1) }
+        segments.count == other.segments.count
+            && zip(segments, other.segments).allSatisfy { $0.matchesSameRequests(as: $1) }
     }
 
     /// Hashes what `matchesSameRequests` compares.

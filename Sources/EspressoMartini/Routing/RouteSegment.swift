@@ -22,7 +22,9 @@ public enum RouteSegment: Sendable, Hashable {
             self = .wildcard
         } else if name == "**" {
             self = .catchAll
-        } else if (name.utf8.count > 2 && name.hasPrefix("{") && name.hasSuffix("}")) || (name.utf8.count > 1 && name.hasPrefix(":")) {
+        } else if (name.utf8.count > 2 && name.hasPrefix("{") && name.hasSuffix("}"))
+            || (name.utf8.count > 1 && name.hasPrefix(":"))
+        {
             self = .parameter(spelling: name)
         } else {
             self = .literal(name)
@@ -62,7 +64,8 @@ public enum RouteSegment: Sendable, Hashable {
     /// literal both match only `*`.
     func matchesSameRequests(as other: RouteSegment) -> Bool {
         switch (self, other) {
-        case (.literal, .literal), (.literal, .encodedLiteral), (.encodedLiteral, .literal), (.encodedLiteral, .encodedLiteral):
+        case (.literal, .literal), (.literal, .encodedLiteral), (.encodedLiteral, .literal),
+            (.encodedLiteral, .encodedLiteral):
             literalText == other.literalText
         case (.parameter, .parameter), (.parameter, .wildcard), (.wildcard, .parameter), (.wildcard, .wildcard): true
         case (.catchAll, .catchAll): true

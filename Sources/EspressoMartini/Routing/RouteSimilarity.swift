@@ -23,7 +23,8 @@ enum RouteSimilarity {
                 case .parameter, .wildcard:
                     cost[i + 1][j + 1] = min(cost[i + 1][j + 1], here + 0.1)
                 case .literal, .encodedLiteral:
-                    cost[i + 1][j + 1] = min(cost[i + 1][j + 1], here + literalDistance(path[i], segments[j].literalText!))
+                    cost[i + 1][j + 1] = min(
+                        cost[i + 1][j + 1], here + literalDistance(path[i], segments[j].literalText!))
                 }
             }
         }

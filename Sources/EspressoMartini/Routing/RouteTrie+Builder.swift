@@ -64,7 +64,8 @@ extension RouteTrie {
             let created = Int32(nodes.count)
             nodes.append(Node())
             switch segment {
-            case .literal, .encodedLiteral: literal!.withUTF8 { literals.insert(parent: Int32(node), name: $0, child: created) }
+            case .literal, .encodedLiteral:
+                literal!.withUTF8 { literals.insert(parent: Int32(node), name: $0, child: created) }
             case .parameter, .wildcard: nodes[node].single = created
             case .catchAll: nodes[node].catchAll = created
             }

@@ -38,7 +38,8 @@ extension RouteTrie {
             return found
         }
         let current = nodes[node]
-        if current.single >= 0, let found = find(segments, method: method, node: Int(current.single), depth: depth + 1) {
+        if current.single >= 0, let found = find(segments, method: method, node: Int(current.single), depth: depth + 1)
+        {
             return found
         }
         if current.catchAll >= 0 {
@@ -48,7 +49,9 @@ extension RouteTrie {
         return nil
     }
 
-    private func collectMethods(_ segments: RequestPath.Segments, node: Int, depth: Int, into allowed: inout Set<HTTPMethod>) {
+    private func collectMethods(
+        _ segments: RequestPath.Segments, node: Int, depth: Int, into allowed: inout Set<HTTPMethod>
+    ) {
         if depth == segments.count {
             for method in HTTPMethod.allCases where exchange(at: node, for: method) >= 0 { allowed.insert(method) }
             return
@@ -62,7 +65,9 @@ extension RouteTrie {
             collectMethods(segments, node: Int(current.single), depth: depth + 1, into: &allowed)
         }
         if current.catchAll >= 0 {
-            for method in HTTPMethod.allCases where exchange(at: Int(current.catchAll), for: method) >= 0 { allowed.insert(method) }
+            for method in HTTPMethod.allCases where exchange(at: Int(current.catchAll), for: method) >= 0 {
+                allowed.insert(method)
+            }
         }
     }
 }

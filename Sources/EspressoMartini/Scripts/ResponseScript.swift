@@ -19,7 +19,8 @@ public final class ResponseScript: Sendable, Equatable {
     public let rootRealPath: String
 
     public init(
-        source: String, file: String, inlinePosition: SourcePosition?, fileName: String? = nil, route: String, methodFolderRealPath: String,
+        source: String, file: String, inlinePosition: SourcePosition?, fileName: String? = nil, route: String,
+        methodFolderRealPath: String,
         rootRealPath: String
     ) {
         self.source = source

@@ -9,7 +9,10 @@ public struct ScriptJob: @unchecked Sendable {
     public let cache: PanRequestCache
     public let templates: TemplateEnvironment
 
-    public init(answer: ExchangeAnswer, script: ResponseScript, model: RequestModel, cache: PanRequestCache, templates: TemplateEnvironment) {
+    public init(
+        answer: ExchangeAnswer, script: ResponseScript, model: RequestModel, cache: PanRequestCache,
+        templates: TemplateEnvironment
+    ) {
         self.answer = answer
         self.script = script
         self.model = model

@@ -19,7 +19,8 @@ public struct AccessLogRecord: Sendable {
     public let forwarded: Bool
 
     public init(
-        method: String, path: String, status: UInt32, exchange: Exchange?, variant: Int? = nil, position: Int, responseCount: Int,
+        method: String, path: String, status: UInt32, exchange: Exchange?, variant: Int? = nil, position: Int,
+        responseCount: Int,
         hundredthsOfMilliseconds: Int, session: String? = nil, forwarded: Bool = false
     ) {
         self.session = session
@@ -37,7 +38,8 @@ public struct AccessLogRecord: Sendable {
     /// The most bytes `write(into:)` writes.
     public var longestLine: Int {
         // Plus the exchange's method (7 bytes at most) or `forwarded`, `variant `, ` session `, the separators and `ms`: 48 bytes are plenty.
-        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + (session?.utf8.count ?? 0) + 5 * LineBuffer.decimalLimit + 48
+        method.utf8.count + path.utf8.count + (exchange?.route.description.utf8.count ?? 0) + (session?.utf8.count ?? 0)
+            + 5 * LineBuffer.decimalLimit + 48
     }
 
     /// Writes `GET /users/42 200 GET /users/{id} 2/3 0.12ms` (`POST /login 401 POST /login variant 2 1/1

@@ -16,7 +16,10 @@ public struct CORSHeaders: Sendable, Equatable {
 
     public init(answering headers: [HTTPHeader]) {
         let varies = headers.contains { header in
-            header.name.lowercased() == "vary" && header.value.lowercased().split(separator: ",").contains { $0.trimmed == "origin" || $0.trimmed == "*" }
+            header.name.lowercased() == "vary"
+                && header.value.lowercased().split(separator: ",").contains {
+                    $0.trimmed == "origin" || $0.trimmed == "*"
+                }
         }
         vary = varies ? nil : HTTPHeader(name: "Vary", value: "Origin")
         echoesOrigin = !headers.contains(named: Self.allowOrigin)
@@ -25,7 +28,8 @@ public struct CORSHeaders: Sendable, Equatable {
             withOrigin.append(HTTPHeader(name: "Access-Control-Allow-Credentials", value: "true"))
         }
         var names: [String] = [], seen: Set<String> = []
-        for header in headers where !header.name.lowercased().hasPrefix("access-control-") && seen.insert(header.name.lowercased()).inserted {
+        for header in headers
+        where !header.name.lowercased().hasPrefix("access-control-") && seen.insert(header.name.lowercased()).inserted {
             names.append(header.name)
         }
         if !names.isEmpty, !headers.contains(named: "Access-Control-Expose-Headers") {

@@ -11,14 +11,17 @@ public enum CORSPreflight {
 
     /// The `204` for a preflight to a route whose exchanges answer `methods`. The origin headers
     /// (`Access-Control-Allow-Origin` and the rest) are added with every answer's.
-    public static func answer(_ request: Request, allowing methods: [HTTPMethod], globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
+    public static func answer(
+        _ request: Request, allowing methods: [HTTPMethod], globalHeaders: [HTTPHeader]
+    ) -> GeneratedAnswer {
         var headers = [
-            HTTPHeader(name: "Access-Control-Allow-Methods", value: methods.map(\.name).joined(separator: ", ")),
+            HTTPHeader(name: "Access-Control-Allow-Methods", value: methods.map(\.name).joined(separator: ", "))
         ]
         if let requested = request.headers.firstValue(named: "Access-Control-Request-Headers"), !requested.isEmpty {
             headers.append(HTTPHeader(name: "Access-Control-Allow-Headers", value: requested))
         }
         headers.append(HTTPHeader(name: "Access-Control-Max-Age", value: String(maxAgeSeconds)))
-        return GeneratedAnswer(statusCode: 204, headers: HTTPHeader.merging(own: headers, global: globalHeaders), body: [])
+        return GeneratedAnswer(
+            statusCode: 204, headers: HTTPHeader.merging(own: headers, global: globalHeaders), body: [])
     }
 }

@@ -17,9 +17,12 @@ public enum ConnectionMemory {
         let size = headers.reduce(0) { $0 + $1.name.utf8.count + 2 + $1.value.utf8.count + 2 }  // `Name: value` CRLF
         guard size > headersWarnedAbove else { return nil }
         let room = bytes - answerHeadBytes - size
-        let what = "these headers take \(size) bytes of the \(bytes / 1024) KiB a connection has for the request's headers and the answer's"
+        let what =
+            "these headers take \(size) bytes of the \(bytes / 1024) KiB a connection has for the request's headers and the answer's"
         let advice = "keep a response's headers to a few KiB (doc/limits.md)"
-        guard room > 0 else { return "\(what): this response is never sent, its connection is closed instead; \(advice)" }
+        guard room > 0 else {
+            return "\(what): this response is never sent, its connection is closed instead; \(advice)"
+        }
         return "\(what): a request bringing more than about \(room) bytes of its own gets no answer; \(advice)"
     }
 }

@@ -30,7 +30,10 @@ public final class Decider: Sendable {
     /// Who may use the admin API.
     private let adminAccess: AdminAccessRule
 
-    public init(configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser, templates: TemplateEnvironment = TemplateEnvironment()) {
+    public init(
+        configuration: ServerConfiguration, admin: AdminAPI?, parser: any JSONParser,
+        templates: TemplateEnvironment = TemplateEnvironment()
+    ) {
         globalHeaders = configuration.headers
         cors = configuration.cors
         reservesAdminPrefix = configuration.admin
@@ -57,7 +60,10 @@ public final class Decider: Sendable {
         switch before(request) {
         case .planned(let plan): return plan
         case .admin: return admin(request)
-        case .tree: return planFromTree(request, route: route ?? tree.exchangeTree.resolve(request.segments, method: request.knownMethod), tree: tree)
+        case .tree:
+            return planFromTree(
+                request, route: route ?? tree.exchangeTree.resolve(request.segments, method: request.knownMethod),
+                tree: tree)
         }
     }
 
@@ -70,7 +76,9 @@ public final class Decider: Sendable {
         case .tree: break
         }
         let route = tree.exchangeTree.resolve(request.segments, method: request.knownMethod)
-        if tree.readsBodies, case .exchange(let index) = route, tree.exchangeTree.exchanges[index].readsBody { return .awaitsBody(route) }
+        if tree.readsBodies, case .exchange(let index) = route, tree.exchangeTree.exchanges[index].readsBody {
+            return .awaitsBody(route)
+        }
         return .decided(planFromTree(request, route: route, tree: tree))
     }
 
@@ -85,7 +93,9 @@ public final class Decider: Sendable {
     /// else: decided before the tree is looked at, in that order.
     @inline(__always)
     private func before(_ request: Request) -> Before {
-        if let reason = request.sessionRefusal { return .planned(.refused(Refusal(.sessionHeader, status: 400, message: reason))) }
+        if let reason = request.sessionRefusal {
+            return .planned(.refused(Refusal(.sessionHeader, status: 400, message: reason)))
+        }
         let segments = request.segments
         if segments.hasDotSegment { return .planned(.dotSegment) }
         if reservesAdminPrefix, segments.startsWith(segment: Self.adminPrefix) { return .admin }
@@ -135,12 +145,19 @@ public final class Decider: Sendable {
     }
 
     /// The exchange's counter for the request's session and where its sequence stands.
-    private func choice(_ exchange: Exchange, at index: Int, variant: Int?, model: RequestModel?, request: Request, tree: ServingTree) -> ExchangeChoice {
-        let counter = request.session.map { $0.existingCounter(for: exchange.counterKey(variant ?? 0)) } ?? tree.counter(exchangeAt: index, variant: variant ?? 0)
+    private func choice(
+        _ exchange: Exchange, at index: Int, variant: Int?, model: RequestModel?, request: Request, tree: ServingTree
+    ) -> ExchangeChoice {
+        let counter =
+            request.session.map { $0.existingCounter(for: exchange.counterKey(variant ?? 0)) }
+            ?? tree.counter(exchangeAt: index, variant: variant ?? 0)
         let calls = counter?.value ?? 0
         let responses = exchange.sequenceResponses(variant: variant)
-        let position = exchange.sequenceMode(variant: variant).position(forCall: calls, count: responses.count).map { responses.lowerBound + $0 }
-        return ExchangeChoice(exchange: index, variant: variant, counter: counter, calls: calls, position: position, model: model)
+        let position = exchange.sequenceMode(variant: variant).position(forCall: calls, count: responses.count).map {
+            responses.lowerBound + $0
+        }
+        return ExchangeChoice(
+            exchange: index, variant: variant, counter: counter, calls: calls, position: position, model: model)
     }
 
     /// Carries out `plan` (made by `plan` for the same request and tree): an exchange's counter steps, in
@@ -158,19 +175,28 @@ public final class Decider: Sendable {
         case .preflight(let methods):
             return .generated(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
         case .notFound:
-            let closest = tree.exchangeTree.closest(to: request.segments.segments, method: request.method).map { "\($0.method.name) \($0.route)" }
-            return .generated(.json(404, .object([
-                JSONMember(key: "error", value: .string("no exchange for \(request.method) \(request.path)")),
-                JSONMember(key: "closest", value: .array(closest.map(JSONValue.string))),
-            ]), globalHeaders: globalHeaders))
+            let closest = tree.exchangeTree.closest(to: request.segments.segments, method: request.method).map {
+                "\($0.method.name) \($0.route)"
+            }
+            return .generated(
+                .json(
+                    404,
+                    .object([
+                        JSONMember(key: "error", value: .string("no exchange for \(request.method) \(request.path)")),
+                        JSONMember(key: "closest", value: .array(closest.map(JSONValue.string))),
+                    ]), globalHeaders: globalHeaders))
         case .dotSegment:
-            return .generated(.error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
+            return .generated(
+                .error(400, "the path \(request.path) has a '.' or '..' segment", globalHeaders: globalHeaders))
         case .refused(let refusal):
-            let answer = GeneratedAnswer.error(refusal.status, refusal.message, extraHeaders: refusal.headers, globalHeaders: globalHeaders)
+            let answer = GeneratedAnswer.error(
+                refusal.status, refusal.message, extraHeaders: refusal.headers, globalHeaders: globalHeaders)
             // Admin requests are never journaled, refused or not.
             return refusal.reason == .adminAccess ? .admin(answer) : .generated(answer)
         case .admin:
-            guard let admin else { return .generated(.error(404, "the admin API is not served here", globalHeaders: globalHeaders)) }
+            guard let admin else {
+                return .generated(.error(404, "the admin API is not served here", globalHeaders: globalHeaders))
+            }
             if cors, CORSPreflight.isPreflight(request), let methods = admin.allowedMethods(for: request) {
                 return .admin(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
             }
@@ -185,9 +211,12 @@ public final class Decider: Sendable {
         let index = choice.exchange, exchange = tree.exchangeTree.exchanges[index]
         let counter = choice.counter ?? request.session!.counter(for: exchange.counterKey(choice.variant ?? 0))
         let responses = exchange.sequenceResponses(variant: choice.variant)
-        let (call, step) = counter.step(responseCount: responses.count, mode: exchange.sequenceMode(variant: choice.variant))
+        let (call, step) = counter.step(
+            responseCount: responses.count, mode: exchange.sequenceMode(variant: choice.variant))
         guard let step else { return .generated(sequenceOver(exchange, variant: choice.variant)) }
-        let answer = ExchangeAnswer(tree: tree, exchangeIndex: index, position: responses.lowerBound + step, variant: choice.variant, call: call)
+        let answer = ExchangeAnswer(
+            tree: tree, exchangeIndex: index, position: responses.lowerBound + step, variant: choice.variant, call: call
+        )
         let sending = tree.sendingPlan(answer.slot)
         let decision: Decision
         switch sending.kind {
@@ -196,10 +225,13 @@ public final class Decider: Sendable {
         case .fault:
             decision = .fault(answer.response.fault!, answer)
         case .template:
-            decision = .rendered(answer, rendering(answer, model: choice.model ?? model(of: request, answer: answer), session: request.session))
+            decision = .rendered(
+                answer,
+                rendering(answer, model: choice.model ?? model(of: request, answer: answer), session: request.session))
         case .script:
             let job = ScriptJob(
-                answer: answer, script: answer.response.script!, model: choice.model ?? model(of: request, answer: answer),
+                answer: answer, script: answer.response.script!,
+                model: choice.model ?? model(of: request, answer: answer),
                 cache: request.session?.cache ?? templates.cache, templates: templates
             )
             decision = .script(job)
@@ -214,9 +246,13 @@ public final class Decider: Sendable {
     /// `decision` on a slow network: its body no faster than the bandwidth (a fault breaks at full speed),
     /// after the latency on top of `delay`.
     private func slowed(_ decision: Decision, delay: Double, answer: ExchangeAnswer, sending: SendingPlan) -> Decision {
-        guard let network = answer.tree.network(answer.slot) else { return delay > 0 ? .delayed(seconds: delay, decision) : decision }
+        guard let network = answer.tree.network(answer.slot) else {
+            return delay > 0 ? .delayed(seconds: delay, decision) : decision
+        }
         var slowed = decision
-        if let rate = network.bytesPerSecond, sending.kind != .fault { slowed = .throttled(bytesPerSecond: rate, decision) }
+        if let rate = network.bytesPerSecond, sending.kind != .fault {
+            slowed = .throttled(bytesPerSecond: rate, decision)
+        }
         let wait = delay + network.latency
         return wait > 0 ? .delayed(seconds: wait, slowed) : slowed
     }
@@ -224,12 +260,16 @@ public final class Decider: Sendable {
     /// A stream decided for one request: its headers (rendered, for a template), and what its chunks'
     /// templates will see.
     private func streaming(_ answer: ExchangeAnswer, model: RequestModel?, request: Request) -> StreamAnswer {
-        guard case .stream(let content, let stream, let template) = answer.response.kind else { preconditionFailure("a stream's sending plan without a stream") }
+        guard case .stream(let content, let stream, let template) = answer.response.kind else {
+            preconditionFailure("a stream's sending plan without a stream")
+        }
         var own = content.headers
         var templates: StreamAnswer.Templates?
         if let template {
             let model = model ?? self.model(of: request, answer: answer)
-            own = template.renderedHeaders(ResponseTemplateContext(model: model, call: answer.call, cache: request.session?.cache, environment: self.templates))
+            own = template.renderedHeaders(
+                ResponseTemplateContext(
+                    model: model, call: answer.call, cache: request.session?.cache, environment: self.templates))
             templates = StreamAnswer.Templates(model: model, cache: request.session?.cache, environment: self.templates)
         }
         let headers = HTTPHeader.merging(own: own, derivedContentType: stream.derivedContentType, global: globalHeaders)
@@ -243,10 +283,14 @@ public final class Decider: Sendable {
     /// A templated response rendered for one request (doc/templates.md): its header values, then the
     /// content type and the global headers as for any response, and its body.
     private func rendering(_ answer: ExchangeAnswer, model: RequestModel, session: Session?) -> GeneratedAnswer {
-        guard case .template(let content, let template) = answer.response.kind else { preconditionFailure("a template's sending plan without a template") }
-        let context = ResponseTemplateContext(model: model, call: answer.call, cache: session?.cache, environment: templates)
+        guard case .template(let content, let template) = answer.response.kind else {
+            preconditionFailure("a template's sending plan without a template")
+        }
+        let context = ResponseTemplateContext(
+            model: model, call: answer.call, cache: session?.cache, environment: templates)
         let headers = content.effectiveHeaders(own: template.renderedHeaders(context), global: globalHeaders)
-        return GeneratedAnswer(statusCode: UInt32(content.statusCode), headers: headers, body: template.renderedBody(context))
+        return GeneratedAnswer(
+            statusCode: UInt32(content.statusCode), headers: headers, body: template.renderedBody(context))
     }
 
     /// `404` saying, variant by variant, the first condition that failed.
@@ -254,19 +298,31 @@ public final class Decider: Sendable {
         let mismatches = exchange.variants.enumerated().map { number, variant in
             "variant \(number + 1): " + (variant.conditions.firstMismatch(for: model) ?? "holds")
         }
-        return .json(404, .object([
-            JSONMember(key: "error", value: .string("no variant of \(exchange.method.name) \(exchange.route) answers \(request.method) \(request.path)")),
-            JSONMember(key: "route", value: .string(exchange.route.description)),
-            JSONMember(key: "mismatches", value: .array(mismatches.map(JSONValue.string))),
-        ]), globalHeaders: globalHeaders)
+        return .json(
+            404,
+            .object([
+                JSONMember(
+                    key: "error",
+                    value: .string(
+                        "no variant of \(exchange.method.name) \(exchange.route) answers \(request.method) \(request.path)"
+                    )),
+                JSONMember(key: "route", value: .string(exchange.route.description)),
+                JSONMember(key: "mismatches", value: .array(mismatches.map(JSONValue.string))),
+            ]), globalHeaders: globalHeaders)
     }
 
     /// `410` for a `once` sequence whose responses have all been served.
     private func sequenceOver(_ exchange: Exchange, variant: Int?) -> GeneratedAnswer {
         let which = variant.map { "variant \($0 + 1) of " } ?? ""
-        return .json(410, .object([
-            JSONMember(key: "error", value: .string("the 'once' sequence of \(which)\(exchange.method.name) \(exchange.route) has served all its responses; reset its counter to play it again")),
-            JSONMember(key: "route", value: .string(exchange.route.description)),
-        ]), globalHeaders: globalHeaders)
+        return .json(
+            410,
+            .object([
+                JSONMember(
+                    key: "error",
+                    value: .string(
+                        "the 'once' sequence of \(which)\(exchange.method.name) \(exchange.route) has served all its responses; reset its counter to play it again"
+                    )),
+                JSONMember(key: "route", value: .string(exchange.route.description)),
+            ]), globalHeaders: globalHeaders)
     }
 }

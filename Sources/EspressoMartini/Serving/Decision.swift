@@ -46,7 +46,9 @@ public enum Decision: Sendable {
     /// The exchange's answer, when an exchange answers.
     public var exchangeAnswer: ExchangeAnswer? {
         switch self {
-        case .prebuilt(let answer), .rendered(let answer, _), .fault(_, let answer), .unavailable(let answer), .unreadable(_, let answer): answer
+        case .prebuilt(let answer), .rendered(let answer, _), .fault(_, let answer), .unavailable(let answer),
+            .unreadable(_, let answer):
+            answer
         case .script(let job): job.answer
         case .stream(let stream): stream.answer
         case .generated, .admin, .forward: nil

@@ -13,15 +13,23 @@ public struct GeneratedAnswer: Sendable, Equatable {
     }
 
     /// `{"error": message}` as JSON.
-    public static func error(_ status: UInt32, _ message: String, extraHeaders: [HTTPHeader] = [], globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
-        json(status, .object([JSONMember(key: "error", value: .string(message))]), extraHeaders: extraHeaders, globalHeaders: globalHeaders)
+    public static func error(
+        _ status: UInt32, _ message: String, extraHeaders: [HTTPHeader] = [], globalHeaders: [HTTPHeader]
+    ) -> GeneratedAnswer {
+        json(
+            status, .object([JSONMember(key: "error", value: .string(message))]), extraHeaders: extraHeaders,
+            globalHeaders: globalHeaders)
     }
 
     /// `value` as compact JSON; the headers as a configured response would have them (`extraHeaders`, the
     /// JSON type, then the global ones).
-    public static func json(_ status: UInt32, _ value: JSONValue, extraHeaders: [HTTPHeader] = [], globalHeaders: [HTTPHeader]) -> GeneratedAnswer {
+    public static func json(
+        _ status: UInt32, _ value: JSONValue, extraHeaders: [HTTPHeader] = [], globalHeaders: [HTTPHeader]
+    ) -> GeneratedAnswer {
         let content = ResponseContent(statusCode: Int(status), headers: extraHeaders, body: .inline(value))
-        return GeneratedAnswer(statusCode: status, headers: content.effectiveHeaders(global: globalHeaders), body: content.body.inlineBytes)
+        return GeneratedAnswer(
+            statusCode: status, headers: content.effectiveHeaders(global: globalHeaders), body: content.body.inlineBytes
+        )
     }
 
     /// No body: `204` and the like.

@@ -37,7 +37,8 @@ public final class ResponseSlots: @unchecked Sendable {
     public func publish<Built: AnyObject>(_ made: Built, in slot: Int) -> Built {
         let retained = Unmanaged.passRetained(made)
         let (published, winner) = slots[slot].compareExchange(
-            expected: 0, desired: Int(bitPattern: retained.toOpaque()), successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring
+            expected: 0, desired: Int(bitPattern: retained.toOpaque()), successOrdering: .acquiringAndReleasing,
+            failureOrdering: .acquiring
         )
         if published { return made }
         retained.release()

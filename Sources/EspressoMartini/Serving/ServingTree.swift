@@ -49,10 +49,13 @@ public final class ServingTree: Sendable {
         globalDelay = configuration.delay
         self.counters = counters.counters(for: tree.exchanges)
         var next = 0
-        firstCounters = !tree.exchanges.contains(where: { !$0.variants.isEmpty }) ? [] : tree.exchanges.map { exchange in
-            defer { next += exchange.counterCount }
-            return Int32(next)
-        }
+        firstCounters =
+            !tree.exchanges.contains(where: { !$0.variants.isEmpty })
+            ? []
+            : tree.exchanges.map { exchange in
+                defer { next += exchange.counterCount }
+                return Int32(next)
+            }
         readsBodies = tree.exchanges.contains(where: \.readsBody)
         var slots = 0
         firstSlots = tree.exchanges.map { exchange in
@@ -71,7 +74,9 @@ public final class ServingTree: Sendable {
                     budget -= size
                 } else {
                     fromDisk = true
-                    diskFiles[slot] = DiskFile(path: tree.path(ofFile: name, at: path, in: exchange), headers: content.effectiveHeaders(global: configuration.headers))
+                    diskFiles[slot] = DiskFile(
+                        path: tree.path(ofFile: name, at: path, in: exchange),
+                        headers: content.effectiveHeaders(global: configuration.headers))
                 }
             }
             if let network = response.network?.over(configuration.network) ?? configuration.network, network.slows {
@@ -87,7 +92,9 @@ public final class ServingTree: Sendable {
     }
 
     /// Calls `body` with every response of `tree`, its slot and its exchange, in tree order.
-    private static func forEachResponse(in tree: ExchangeTree, _ body: (_ slot: Int, Exchange, ConfiguredResponse) -> Void) {
+    private static func forEachResponse(
+        in tree: ExchangeTree, _ body: (_ slot: Int, Exchange, ConfiguredResponse) -> Void
+    ) {
         var slot = 0
         for exchange in tree.exchanges {
             for response in exchange.responses {
@@ -102,9 +109,11 @@ public final class ServingTree: Sendable {
     /// loaded, as if with it: a file edited later is served as it was until the next reload.
     public func readFilesAhead() {
         Self.forEachResponse(in: exchangeTree) { slot, exchange, response in
-            guard plans[slot].kind == .prebuilt || plans[slot].kind == .fault, case .file(let name, let path, let size)? = response.content?.body,
-                  size <= Self.readAheadLimit, !built.isBuilt(slot),
-                  let bytes = FileBytes.reading(path: exchangeTree.path(ofFile: name, at: path, in: exchange)) else { return }
+            guard plans[slot].kind == .prebuilt || plans[slot].kind == .fault,
+                case .file(let name, let path, let size)? = response.content?.body,
+                size <= Self.readAheadLimit, !built.isBuilt(slot),
+                let bytes = FileBytes.reading(path: exchangeTree.path(ofFile: name, at: path, in: exchange))
+            else { return }
             fileBytes.withLock { $0[slot] = bytes }
         }
     }

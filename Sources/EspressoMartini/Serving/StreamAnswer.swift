@@ -28,7 +28,8 @@ public final class StreamAnswer: Sendable {
     public func bytes(ofChunk index: Int) -> [UInt8] {
         stream.chunks[index].bytes {
             guard let templates else { preconditionFailure("a templated chunk in a stream without templates") }
-            return ResponseTemplateContext(model: templates.model, call: answer.call, cache: templates.cache, environment: templates.environment)
+            return ResponseTemplateContext(
+                model: templates.model, call: answer.call, cache: templates.cache, environment: templates.environment)
         }
     }
 }

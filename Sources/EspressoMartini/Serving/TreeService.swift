@@ -39,7 +39,8 @@ public final class TreeService: Sendable {
     /// Serves `tree` at once; its small files are read by `ServingTree.readFilesAhead()`, which the server
     /// calls once it answers.
     public init(
-        tree: ExchangeTree, configuration: ServerConfiguration, loader: TreeLoader, counters: CallCounters = CallCounters(),
+        tree: ExchangeTree, configuration: ServerConfiguration, loader: TreeLoader,
+        counters: CallCounters = CallCounters(),
         logger: Logger, observer: ReloadObserver? = nil
     ) {
         self.configuration = configuration

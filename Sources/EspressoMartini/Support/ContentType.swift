@@ -60,7 +60,8 @@ public enum ContentType {
             case UInt8(ascii: ";"): return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: " "), UInt8(ascii: "\t"): continue
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
-            case 0x80...: return String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+            case 0x80...:
+                return String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
             default: bytes.append(byte)
             }
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A shared library loaded with `dlopen` when a feature first needs it (JavaScriptCore for scripts, libyaml
@@ -28,12 +28,17 @@ public final class DynamicLibrary: @unchecked Sendable {
         _ soname: String, package: String, neededBy feature: String, resolve: (DynamicLibrary) -> Functions
     ) -> Result<Functions, LibraryUnavailable> {
         guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LibraryUnavailable("\(feature) (\(soname)), which cannot be loaded: install the Debian package \(package)"))
+            return .failure(
+                LibraryUnavailable(
+                    "\(feature) (\(soname)), which cannot be loaded: install the Debian package \(package)"))
         }
         let library = DynamicLibrary(soname: soname, handle: handle)
         let functions = resolve(library)
         guard library.missing.isEmpty else {
-            return .failure(LibraryUnavailable("\(soname) lacks \(library.missing.joined(separator: ", ")); install a newer version of the Debian package \(package)"))
+            return .failure(
+                LibraryUnavailable(
+                    "\(soname) lacks \(library.missing.joined(separator: ", ")); install a newer version of the Debian package \(package)"
+                ))
         }
         return .success(functions)
     }

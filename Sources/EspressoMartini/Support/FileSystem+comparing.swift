@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension FileSystem {
@@ -15,7 +15,9 @@ extension FileSystem {
         guard other >= 0 else { return false }
         defer { close(other) }
         var oneInfo = stat(), otherInfo = stat()
-        guard fstat(one, &oneInfo) == 0, fstat(other, &otherInfo) == 0, oneInfo.st_size == otherInfo.st_size else { return false }
+        guard fstat(one, &oneInfo) == 0, fstat(other, &otherInfo) == 0, oneInfo.st_size == otherInfo.st_size else {
+            return false
+        }
         let block = 64 * 1024
         return withUnsafeTemporaryAllocation(byteCount: 2 * block, alignment: 16) { buffer in
             let left = buffer.baseAddress!, right = buffer.baseAddress! + block

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension FileSystem {
@@ -25,7 +25,8 @@ extension FileSystem {
         guard let status = contents(of: "/proc/self/status") else { return true }
         let text = String(decoding: status, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-              let mask = Int(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) else { return true }
+            let mask = Int(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)
+        else { return true }
         return mask & 0o044 != 0
     }()
 }

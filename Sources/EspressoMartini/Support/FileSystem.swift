@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few file-system questions the loader asks, answered with plain POSIX calls
@@ -74,10 +74,11 @@ public enum FileSystem {
         var chunk = 64 * 1024
         var filledBuffer = got == first
         while filledBuffer, bytes != nil {
-            bytes!.append(contentsOf: [UInt8](unsafeUninitializedCapacity: chunk) { buffer, count in
-                got = readRetrying(descriptor, into: buffer.baseAddress!, count: buffer.count)
-                count = max(got, 0)
-            })
+            bytes!.append(
+                contentsOf: [UInt8](unsafeUninitializedCapacity: chunk) { buffer, count in
+                    got = readRetrying(descriptor, into: buffer.baseAddress!, count: buffer.count)
+                    count = max(got, 0)
+                })
             if got < 0 { return nil }
             filledBuffer = got == chunk
             chunk = min(chunk * 2, 16 * 1024 * 1024)

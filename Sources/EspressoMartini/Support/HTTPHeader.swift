@@ -11,7 +11,9 @@ public struct HTTPHeader: Sendable, Equatable {
     /// Every answer's headers, by one precedence rule: the answer's own (`own`, in order), then the
     /// `Content-Type` its body implies, then the global ones; each name (without case) only from the first
     /// source that has it.
-    public static func merging(own: [HTTPHeader], derivedContentType: String? = nil, global: [HTTPHeader]) -> [HTTPHeader] {
+    public static func merging(
+        own: [HTTPHeader], derivedContentType: String? = nil, global: [HTTPHeader]
+    ) -> [HTTPHeader] {
         var result = own
         if let derivedContentType, !result.contains(named: "Content-Type") {
             result.append(HTTPHeader(name: "Content-Type", value: derivedContentType))
@@ -38,7 +40,9 @@ extension HTTPHeader {
                 guard name.count == wanted.count else { return false }
                 for index in 0..<name.count {
                     let byte = name[index]
-                    if (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) != wanted[index] { return false }
+                    if (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) != wanted[index] {
+                        return false
+                    }
                 }
                 return true
             }
@@ -51,7 +55,9 @@ extension HTTPHeader {
         return name.withUTF8 { name in
             other.withUTF8 { other in
                 guard name.count == other.count else { return false }
-                for index in 0..<name.count where name[index].lowercasedASCII != other[index].lowercasedASCII { return false }
+                for index in 0..<name.count where name[index].lowercasedASCII != other[index].lowercasedASCII {
+                    return false
+                }
                 return true
             }
         }

@@ -6,21 +6,28 @@ public enum HeadersParser {
     static let serverManaged: Set<String> = ["content-length", "transfer-encoding"]
 
     static func parse(
-        _ value: JSONValue, at path: [String], file: String, map: some JSONPositions, into diagnostics: inout Diagnostics
+        _ value: JSONValue, at path: [String], file: String, map: some JSONPositions,
+        into diagnostics: inout Diagnostics
     ) -> [HTTPHeader] {
         guard case .object(let members) = value else {
-            diagnostics.error(file, map.value(path), "'headers' must be an object of header names to strings, found \(value.kindName)")
+            diagnostics.error(
+                file, map.value(path), "'headers' must be an object of header names to strings, found \(value.kindName)"
+            )
             return []
         }
         var headers: [HTTPHeader] = []
         for member in members {
             let memberPath = path + [member.key]
             guard isToken(member.key) else {
-                diagnostics.error(file, map.key(memberPath), "'\(member.key)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)")
+                diagnostics.error(
+                    file, map.key(memberPath),
+                    "'\(member.key)' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)")
                 continue
             }
             if serverManaged.contains(member.key.lowercased()) {
-                diagnostics.warning(file, map.key(memberPath), "'\(member.key)' is set by the server from the body; this header is not sent")
+                diagnostics.warning(
+                    file, map.key(memberPath),
+                    "'\(member.key)' is set by the server from the body; this header is not sent")
                 continue
             }
             let values: [(String, [String])]
@@ -30,18 +37,24 @@ public enum HeadersParser {
             case .array(let elements) where !elements.isEmpty:
                 values = elements.enumerated().compactMap { index, element in
                     guard case .string(let text) = element else {
-                        diagnostics.error(file, map.value(memberPath + [String(index)]), "header '\(member.key)' values must be strings, found \(element.kindName)")
+                        diagnostics.error(
+                            file, map.value(memberPath + [String(index)]),
+                            "header '\(member.key)' values must be strings, found \(element.kindName)")
                         return nil
                     }
                     return (text, memberPath + [String(index)])
                 }
             default:
-                diagnostics.error(file, map.value(memberPath), "header '\(member.key)' must be a string or a non-empty array of strings, found \(member.value.kindName)")
+                diagnostics.error(
+                    file, map.value(memberPath),
+                    "header '\(member.key)' must be a string or a non-empty array of strings, found \(member.value.kindName)"
+                )
                 continue
             }
             for (text, valuePath) in values {
                 if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) {
-                    diagnostics.error(file, map.value(valuePath), "header '\(member.key)' value must not contain line breaks")
+                    diagnostics.error(
+                        file, map.value(valuePath), "header '\(member.key)' value must not contain line breaks")
                 } else {
                     headers.append(HTTPHeader(name: member.key, value: text))
                 }
@@ -52,13 +65,15 @@ public enum HeadersParser {
 
     /// RFC 9110 token characters: what a header's name may be.
     public static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default:
+                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 }

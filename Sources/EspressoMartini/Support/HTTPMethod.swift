@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The methods a method folder can name.
@@ -33,13 +33,16 @@ public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
     /// The method of a request as the wire spells it (methods are case-sensitive in HTTP).
     public init?(requestMethod: String) {
         var requestMethod = requestMethod
-        guard let method = requestMethod.withUTF8({ HTTPMethod.spelled(by: $0, ignoringCase: false) }) else { return nil }
+        guard let method = requestMethod.withUTF8({ HTTPMethod.spelled(by: $0, ignoringCase: false) }) else {
+            return nil
+        }
         self = method
     }
 
     /// The same from libmicrohttpd's C string: for every request, so no String is made from it.
     public init?(requestMethod: UnsafePointer<CChar>) {
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(requestMethod).assumingMemoryBound(to: UInt8.self), count: strlen(requestMethod))
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(requestMethod).assumingMemoryBound(to: UInt8.self), count: strlen(requestMethod))
         guard let method = HTTPMethod.spelled(by: bytes, ignoringCase: false) else { return nil }
         self = method
     }
@@ -54,7 +57,9 @@ public enum HTTPMethod: Int, Sendable, CaseIterable, Comparable {
             var name = method.name
             return name.withUTF8 { upper in
                 upper.count == text.count
-                    && zip(upper, text).allSatisfy { upper, byte in byte == upper || (ignoringCase && byte == upper + lowerToUpper) }
+                    && zip(upper, text).allSatisfy { upper, byte in
+                        byte == upper || (ignoringCase && byte == upper + lowerToUpper)
+                    }
             }
         }
     }

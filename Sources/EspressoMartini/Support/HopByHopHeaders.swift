@@ -2,7 +2,9 @@
 /// forwards nor records: `Connection`, `Keep-Alive`, `TE`, `Trailer`, `Upgrade`, `Transfer-Encoding`,
 /// every `Proxy-*` header, and those the `Connection` header names.
 public struct HopByHopHeaders: Sendable {
-    private static let always: [[UInt8]] = ["connection", "keep-alive", "te", "trailer", "upgrade", "transfer-encoding"].map { Array($0.utf8) }
+    private static let always: [[UInt8]] = [
+        "connection", "keep-alive", "te", "trailer", "upgrade", "transfer-encoding",
+    ].map { Array($0.utf8) }
     private static let proxyPrefix = Array("proxy-".utf8)
 
     /// The names (in lower case) a message's `Connection` headers list; most messages have none.
@@ -50,7 +52,11 @@ public struct HopByHopHeaders: Sendable {
 
     /// Whether the header `name` is hop-by-hop whatever the `Connection` header says.
     public static func isAlwaysHopByHop(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        if name.count > proxyPrefix.count, UnsafeBufferPointer(rebasing: name[..<proxyPrefix.count]).equalsLowercased(proxyPrefix) { return true }
+        if name.count > proxyPrefix.count,
+            UnsafeBufferPointer(rebasing: name[..<proxyPrefix.count]).equalsLowercased(proxyPrefix)
+        {
+            return true
+        }
         return always.contains { name.equalsLowercased($0) }
     }
 }

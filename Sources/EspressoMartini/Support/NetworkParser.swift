@@ -6,14 +6,18 @@ enum NetworkParser {
     /// The condition the members `bandwidth` and `network` of `members` (an object at `path`) give; nil
     /// when they give none, or once the reason in `diagnostics`.
     static func parse(
-        _ members: [JSONMember], at path: [String], file: String, map: some JSONPositions, into diagnostics: inout Diagnostics
+        _ members: [JSONMember], at path: [String], file: String, map: some JSONPositions,
+        into diagnostics: inout Diagnostics
     ) -> NetworkCondition? {
         var profile: NetworkProfile?
         var bandwidth: Bandwidth?
         for member in members {
             switch member.key {
-            case "network": profile = self.profile(member.value, at: path + [member.key], file: file, map: map, into: &diagnostics)
-            case "bandwidth": bandwidth = self.bandwidth(member.value, at: path + [member.key], file: file, map: map, into: &diagnostics)
+            case "network":
+                profile = self.profile(member.value, at: path + [member.key], file: file, map: map, into: &diagnostics)
+            case "bandwidth":
+                bandwidth = self.bandwidth(
+                    member.value, at: path + [member.key], file: file, map: map, into: &diagnostics)
             default: continue
             }
         }
@@ -22,9 +26,13 @@ enum NetworkParser {
     }
 
     /// `"edge"`, `"3g"`, `"lte"`, `"slow-wifi"` or `"none"`.
-    static func profile(_ value: JSONValue, at path: [String], file: String, map: some JSONPositions, into diagnostics: inout Diagnostics) -> NetworkProfile? {
+    static func profile(
+        _ value: JSONValue, at path: [String], file: String, map: some JSONPositions,
+        into diagnostics: inout Diagnostics
+    ) -> NetworkProfile? {
         if case .string(let name) = value, let profile = NetworkProfile(rawValue: name.lowercased()) { return profile }
-        var message = "'network' must be one of \(NetworkProfile.names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(value.compactText)"
+        var message =
+            "'network' must be one of \(NetworkProfile.names.map { "\"\($0)\"" }.joined(separator: ", ")), found \(value.compactText)"
         if case .string(let name) = value, let closest = Suggestion.closest(to: name, among: NetworkProfile.names) {
             message += "; did you mean '\(closest)'?"
         }
@@ -33,18 +41,24 @@ enum NetworkParser {
     }
 
     /// Bytes per second (a number above 0), or a string such as `"56kbit"`, `"1.5mbit"`, `"100KB"`.
-    static func bandwidth(_ value: JSONValue, at path: [String], file: String, map: some JSONPositions, into diagnostics: inout Diagnostics) -> Bandwidth? {
+    static func bandwidth(
+        _ value: JSONValue, at path: [String], file: String, map: some JSONPositions,
+        into diagnostics: inout Diagnostics
+    ) -> Bandwidth? {
         let example = "bytes per second (a number) or a string such as \"56kbit\", \"1.5mbit\" or \"100KB\""
         switch value {
         case .integer, .real:
             guard let number = value.numberValue, number > 0, number.isFinite else {
-                diagnostics.error(file, map.value(path), "'bandwidth' must be more than 0 bytes per second; leave it out for full speed")
+                diagnostics.error(
+                    file, map.value(path),
+                    "'bandwidth' must be more than 0 bytes per second; leave it out for full speed")
                 return nil
             }
             return Bandwidth(bytesPerSecond: number)
         case .string(let text):
             if let parsed = Bandwidth(parsing: text) { return parsed }
-            var message = "'bandwidth' \"\(text)\" is not a rate; give \(example) (kbit and mbit count 1000 bits, KB and MB 1024 bytes)"
+            var message =
+                "'bandwidth' \"\(text)\" is not a rate; give \(example) (kbit and mbit count 1000 bits, KB and MB 1024 bytes)"
             if let hint = hint(for: text) { message += "; did you mean '\(hint)'?" }
             diagnostics.error(file, map.value(path), message)
             return nil
@@ -59,9 +73,13 @@ enum NetworkParser {
         let digits = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let unit = text.dropFirst(digits.count).trimmingSpaces
         guard Double(digits) != nil, !unit.isEmpty else { return nil }
-        let spoken = ["kbps": "kbit", "mbps": "mbit", "gbps": "gbit", "bps": "bit", "kib": "KB", "mib": "MB", "gib": "GB"][unit.lowercased()]
+        let spoken = [
+            "kbps": "kbit", "mbps": "mbit", "gbps": "gbit", "bps": "bit", "kib": "KB", "mib": "MB", "gib": "GB",
+        ][unit.lowercased()]
         if let spoken { return digits + spoken }
-        if let upper = Bandwidth.units.first(where: { $0.name.lowercased() == unit.lowercased() }) { return digits + upper.name }
+        if let upper = Bandwidth.units.first(where: { $0.name.lowercased() == unit.lowercased() }) {
+            return digits + upper.name
+        }
         return Suggestion.closest(to: unit, among: Bandwidth.units.map(\.name)).map { digits + $0 }
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A folder held open while the loader works in it. Its entries and files are opened relative to it,
@@ -101,11 +101,14 @@ public final class OpenFolder: @unchecked Sendable {
 
     /// Calls `body` with `folder/name` as a C string on the stack: the loader opens a file and checks
     /// another in each of thousands of method folders, and a joined `String` would be an allocation each.
-    private static func withPath<Result>(_ folder: String, _ name: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    private static func withPath<Result>(
+        _ folder: String, _ name: String, _ body: (UnsafePointer<CChar>) -> Result
+    ) -> Result {
         var (folder, name) = (folder, name)
         return folder.withUTF8 { folderBytes in
             name.withUTF8 { nameBytes in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folderBytes.count + nameBytes.count + 2) { path in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folderBytes.count + nameBytes.count + 2) {
+                    path in
                     var end = path.initialize(fromContentsOf: folderBytes)
                     path[end] = UInt8(ascii: "/")
                     end = path[(end + 1)...].initialize(fromContentsOf: nameBytes)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A thread of the system's own (a pthread) running one closure. For work that waits, in place of
@@ -34,11 +34,13 @@ public struct SystemThread: Sendable {
     private static func create(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         var handle = pthread_t()
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        let status = pthread_create(&handle, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &handle, nil,
+            { context in
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                body.run()
+                return nil
+            }, context)
         precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
         return handle
     }

@@ -47,7 +47,8 @@ public struct JSONBodyTemplate: Sendable, Equatable {
             case .string(let text):
                 let template = try compile(text, path)
                 if template.isPlainText {
-                    let plain = template.renderedText(JSONValue.null, escaping: .none)  // comments and delimiter changes gone
+                    // Comments and delimiter changes gone.
+                    let plain = template.renderedText(JSONValue.null, escaping: .none)
                     literal.append(contentsOf: JSONValue.string(plain).compactText.utf8)
                 } else {
                     literal.append(UInt8(ascii: "\""))

@@ -25,7 +25,9 @@ extension JSONValue {
         case .object(let members):
             return members.first { $0.key == name }?.value
         case .array(let elements):
-            guard let index = Int(name), elements.indices.contains(index), name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            guard let index = Int(name), elements.indices.contains(index),
+                name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            else {
                 return nil
             }
             return elements[index]

@@ -14,7 +14,9 @@ public enum MustacheEscaping: Sendable, Equatable {
         let mediaType = ContentType.mediaType(of: contentType)
         if mediaType == "application/json" || mediaType.hasSuffix("+json") {
             self = .json
-        } else if mediaType == "text/html" || mediaType == "application/xml" || mediaType == "text/xml" || mediaType.hasSuffix("+xml") {
+        } else if mediaType == "text/html" || mediaType == "application/xml" || mediaType == "text/xml"
+            || mediaType.hasSuffix("+xml")
+        {
             self = .html
         } else {
             self = .none

@@ -41,7 +41,9 @@ struct MustacheParser {
         }
         appendText(upTo: bytes.count)
         if let section = openSections.last {
-            throw error(at: section.tagStart, "section `\(section.name)` is never closed: add \(spelled("/" + section.name)) after its content")
+            throw error(
+                at: section.tagStart,
+                "section `\(section.name)` is never closed: add \(spelled("/" + section.name)) after its content")
         }
         return MustacheTemplate(nodes: nodes, names: names, text: text)
     }
@@ -56,14 +58,17 @@ struct MustacheParser {
         case UInt8(ascii: "{"), UInt8(ascii: "="):
             let ending = [sigil == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "=")] + closeDelimiter
             guard let end = find(ending, from: contentStart + 1) else {
-                throw error(at: tagStart, "this tag is never closed: end it with `\(String(decoding: ending, as: UTF8.self))`")
+                throw error(
+                    at: tagStart, "this tag is never closed: end it with `\(String(decoding: ending, as: UTF8.self))`")
             }
             kind = sigil == UInt8(ascii: "=") ? .delimiters : .variable(escaped: false)
             content = contentStart + 1..<end
             tagEnd = end + ending.count
         default:
             guard let end = find(closeDelimiter, from: contentStart) else {
-                throw error(at: tagStart, "this tag is never closed: end it with `\(String(decoding: closeDelimiter, as: UTF8.self))`")
+                throw error(
+                    at: tagStart,
+                    "this tag is never closed: end it with `\(String(decoding: closeDelimiter, as: UTF8.self))`")
             }
             tagEnd = end + closeDelimiter.count
             switch sigil {
@@ -73,9 +78,14 @@ struct MustacheParser {
             case UInt8(ascii: "!"): kind = .comment
             case UInt8(ascii: "&"): kind = .variable(escaped: false)
             case UInt8(ascii: ">"):
-                throw error(at: tagStart, "partials (\(spelled("> name"))) are not supported: write the text into this template")
+                throw error(
+                    at: tagStart, "partials (\(spelled("> name"))) are not supported: write the text into this template"
+                )
             case UInt8(ascii: "<"), UInt8(ascii: "$"):
-                throw error(at: tagStart, "template inheritance (\(spelled("< name")) and \(spelled("$ name"))) is not supported: write the text into this template")
+                throw error(
+                    at: tagStart,
+                    "template inheritance (\(spelled("< name")) and \(spelled("$ name"))) is not supported: write the text into this template"
+                )
             default:
                 kind = .variable(escaped: true)
             }
@@ -116,7 +126,10 @@ struct MustacheParser {
 
     private mutating func closeSection(named name: String, tagStart: Int) throws(MustacheSyntaxError) {
         guard let section = openSections.popLast() else {
-            throw error(at: tagStart, "\(spelled("/" + name)) closes no open section: remove it, or open the section before with \(spelled("#" + name))")
+            throw error(
+                at: tagStart,
+                "\(spelled("/" + name)) closes no open section: remove it, or open the section before with \(spelled("#" + name))"
+            )
         }
         guard section.name == name else {
             let opened = place(of: section.tagStart)
@@ -149,10 +162,15 @@ struct MustacheParser {
         while let first = trimmed.first, Self.isWhitespace(first) { trimmed.removeFirst() }
         while let last = trimmed.last, Self.isWhitespace(last) { trimmed.removeLast() }
         guard !trimmed.isEmpty else {
-            throw error(at: tagStart, "this tag has no name: write one between the delimiters, such as \(spelled("request.path"))")
+            throw error(
+                at: tagStart,
+                "this tag has no name: write one between the delimiters, such as \(spelled("request.path"))")
         }
         if find(openDelimiter, in: trimmed) {
-            throw error(at: tagStart, "this tag is never closed: end it with `\(String(decoding: closeDelimiter, as: UTF8.self))` before the next tag")
+            throw error(
+                at: tagStart,
+                "this tag is never closed: end it with `\(String(decoding: closeDelimiter, as: UTF8.self))` before the next tag"
+            )
         }
         let text = String(decoding: trimmed, as: UTF8.self)
         if text == "." { return MustacheName(segments: []) }
@@ -221,7 +239,8 @@ struct MustacheParser {
 
     /// A tag as written with the delimiters in force, in backquotes: `{{#name}}`.
     private func spelled(_ inner: String) -> String {
-        "`" + String(decoding: openDelimiter, as: UTF8.self) + inner + String(decoding: closeDelimiter, as: UTF8.self) + "`"
+        "`" + String(decoding: openDelimiter, as: UTF8.self) + inner + String(decoding: closeDelimiter, as: UTF8.self)
+            + "`"
     }
 
     private func error(at offset: Int, _ message: String) -> MustacheSyntaxError {
@@ -247,6 +266,7 @@ struct MustacheParser {
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 }

@@ -6,7 +6,8 @@ extension MustacheTemplate {
             names.withUnsafeBufferPointer { names in
                 text.withUnsafeBufferPointer { text in
                     var stack: [JSONValue] = []
-                    let renderer = MustacheRenderer(nodes: nodes, names: names, text: text, root: context, escaping: escaping)
+                    let renderer = MustacheRenderer(
+                        nodes: nodes, names: names, text: text, root: context, escaping: escaping)
                     renderer.render(nodes.indices, stack: &stack, into: &output)
                 }
             }

@@ -19,12 +19,16 @@ public struct MustacheTemplate: Sendable, Equatable {
     /// Parses `text`. Positions in errors count from `origin`, the place of the template's first
     /// character in its file: on the first line columns are shifted by `origin.column - 1`, lines
     /// below are shifted by `origin.line - 1`.
-    public init(parsing text: String, origin: SourcePosition = SourcePosition(line: 1, column: 1)) throws(MustacheSyntaxError) {
+    public init(
+        parsing text: String, origin: SourcePosition = SourcePosition(line: 1, column: 1)
+    ) throws(MustacheSyntaxError) {
         try self.init(parsing: Array(text.utf8), origin: origin)
     }
 
     /// Parses template bytes; text between tags is kept byte for byte, even if it is not UTF-8.
-    public init(parsing bytes: [UInt8], origin: SourcePosition = SourcePosition(line: 1, column: 1)) throws(MustacheSyntaxError) {
+    public init(
+        parsing bytes: [UInt8], origin: SourcePosition = SourcePosition(line: 1, column: 1)
+    ) throws(MustacheSyntaxError) {
         var parser = MustacheParser(bytes: bytes, origin: origin)
         self = try parser.parse()
     }

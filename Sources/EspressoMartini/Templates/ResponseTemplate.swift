@@ -18,7 +18,8 @@ public final class ResponseTemplate: Sendable, Equatable {
         headers.map { header in
             var value: [UInt8] = []
             header.value.render(context, escaping: .none, into: &value)
-            for index in value.indices where value[index] < 0x20 && value[index] != UInt8(ascii: "\t") || value[index] == 0x7F {
+            for index in value.indices
+            where value[index] < 0x20 && value[index] != UInt8(ascii: "\t") || value[index] == 0x7F {
                 value[index] = UInt8(ascii: " ")
             }
             return HTTPHeader(name: header.name, value: String(decoding: value, as: UTF8.self))

@@ -14,9 +14,13 @@ public final class ResponseTemplateContext: MustacheContext {
     private let data: [JSONMember]?
     private lazy var now: String = Timestamp.now.iso8601
     private lazy var uuid: String = RandomUUID.make()
-    private lazy var wholeRequest: JSONValue = .object(RequestModel.partNames.map { JSONMember(key: $0, value: model.part($0) ?? .null) })
+    private lazy var wholeRequest: JSONValue = .object(
+        RequestModel.partNames.map { JSONMember(key: $0, value: model.part($0) ?? .null) })
 
-    public init(model: RequestModel, call: Int, cache: PanRequestCache? = nil, environment: TemplateEnvironment, data: JSONValue? = nil) {
+    public init(
+        model: RequestModel, call: Int, cache: PanRequestCache? = nil, environment: TemplateEnvironment,
+        data: JSONValue? = nil
+    ) {
         self.model = model
         self.call = call
         self.cache = cache ?? environment.cache

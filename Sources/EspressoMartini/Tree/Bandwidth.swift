@@ -23,7 +23,9 @@ public struct Bandwidth: Sendable, Equatable {
         let digits = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let unit = rest.dropFirst(digits.count).drop { $0 == " " }
         guard digits.first?.isNumber == true, let number = Double(digits), number > 0, number.isFinite,
-              let scale = Self.units.first(where: { $0.name == unit || ($0.name.hasSuffix("bit") && $0.name == unit.lowercased()) })
+            let scale = Self.units.first(where: {
+                $0.name == unit || ($0.name.hasSuffix("bit") && $0.name == unit.lowercased())
+            })
         else { return nil }
         self.init(bytesPerSecond: number * scale.bytesPerSecond, spelling: text)
     }

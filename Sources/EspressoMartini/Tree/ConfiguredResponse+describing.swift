@@ -4,7 +4,8 @@ extension ConfiguredResponse {
     /// ` fault connection_reset`, ` template`).
     public var summary: String {
         let answer = content.map { "\($0.statusCode) " + (stream?.summary ?? $0.body.summary) } ?? script?.summary ?? ""
-        return answer + (delay.map { " delay \($0.summary)" } ?? "") + (network?.summary ?? "") + (fault.map { " fault \($0.rawValue)" } ?? "")
+        return answer + (delay.map { " delay \($0.summary)" } ?? "") + (network?.summary ?? "")
+            + (fault.map { " fault \($0.rawValue)" } ?? "")
             + (template != nil ? " template" : "")
     }
 
@@ -42,7 +43,9 @@ extension ResponseContent {
         var members: [JSONMember] = []
         for name in headers.map(\.name) where !members.contains(where: { $0.key == name }) {
             let values = headers.filter { $0.name == name }.map(\.value)
-            members.append(JSONMember(key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+            members.append(
+                JSONMember(
+                    key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
         }
         return .object(members)
     }
@@ -51,6 +54,7 @@ extension ResponseContent {
 extension ResponseScript {
     /// `"javascript_file": NAME`, or `"javascript": SOURCE` for an inline script, as the configuration says it.
     var sourceMember: JSONMember {
-        fileName.map { JSONMember(key: "javascript_file", value: .string($0)) } ?? JSONMember(key: "javascript", value: .string(source))
+        fileName.map { JSONMember(key: "javascript_file", value: .string($0)) }
+            ?? JSONMember(key: "javascript", value: .string(source))
     }
 }

@@ -26,17 +26,22 @@ public struct ConfiguredResponse: Sendable, Equatable {
     /// server configuration's comes on top when the tree is served.
     public var network: NetworkCondition? { sending?.network }
 
-    public init(_ kind: Kind, delay: ResponseDelay? = nil, fault: ResponseFault? = nil, network: NetworkCondition? = nil) {
+    public init(
+        _ kind: Kind, delay: ResponseDelay? = nil, fault: ResponseFault? = nil, network: NetworkCondition? = nil
+    ) {
         self.kind = kind
         sending = ResponseSending.make(delay: delay, fault: fault, network: network)
     }
 
     /// A fixed response.
     public init(
-        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil, fault: ResponseFault? = nil,
+        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil,
+        fault: ResponseFault? = nil,
         network: NetworkCondition? = nil
     ) {
-        self.init(.fixed(ResponseContent(statusCode: statusCode, headers: headers, body: body)), delay: delay, fault: fault, network: network)
+        self.init(
+            .fixed(ResponseContent(statusCode: statusCode, headers: headers, body: body)), delay: delay, fault: fault,
+            network: network)
     }
 
     /// The status, headers and body a fixed, templated or streamed response is configured with; nil for a

@@ -45,7 +45,8 @@ public final class Exchange: Sendable, Equatable {
     public let readsBody: Bool
 
     public init(
-        method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse], variants: [Variant] = [],
+        method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse],
+        variants: [Variant] = [],
         sequence: SequenceMode = .repeatLast
     ) {
         self.sequence = sequence
@@ -54,7 +55,9 @@ public final class Exchange: Sendable, Equatable {
         self.methodFolderName = methodFolderName
         self.responses = responses
         self.variants = variants
-        readsBody = variants.contains { $0.conditions.readsBody } || responses.contains { $0.template != nil || $0.script != nil }
+        readsBody =
+            variants.contains { $0.conditions.readsBody }
+            || responses.contains { $0.template != nil || $0.script != nil }
     }
 
     /// Its call counters: one, or one per variant.
@@ -90,8 +93,11 @@ public final class Exchange: Sendable, Equatable {
     public var key: Key { Key(method: method, route: route) }
 
     public static func == (a: Exchange, b: Exchange) -> Bool {
-        a.method == b.method && a.route == b.route && a.methodFolderName == b.methodFolderName && a.responses == b.responses
+        a.method == b.method && a.route == b.route && a.methodFolderName == b.methodFolderName
+            && a.responses == b.responses
             && a.sequence == b.sequence
-            && a.variants.map(\.responses) == b.variants.map(\.responses) && a.variants.map(\.sequence) == b.variants.map(\.sequence) && a.variants.map(\.conditions.summary) == b.variants.map(\.conditions.summary)
+            && a.variants.map(\.responses) == b.variants.map(\.responses)
+            && a.variants.map(\.sequence) == b.variants.map(\.sequence)
+            && a.variants.map(\.conditions.summary) == b.variants.map(\.conditions.summary)
     }
 }

@@ -3,7 +3,10 @@ extension ExchangeTree {
     /// most alike first, an exchange of `method` first among equals; none more than a third unlike.
     public func closest(to path: [String], method: String, limit: Int = 3) -> [Exchange] {
         let scored = exchanges.map { exchange in
-            (exchange, RouteSimilarity.distance(from: path, to: exchange.route) + (exchange.method.name == method ? 0 : 0.05))
+            (
+                exchange,
+                RouteSimilarity.distance(from: path, to: exchange.route) + (exchange.method.name == method ? 0 : 0.05)
+            )
         }
         return scored.filter { $0.1 <= 0.34 }.sorted { $0.1 < $1.1 }.prefix(limit).map(\.0)
     }

@@ -14,7 +14,8 @@ extension ExchangeTree {
             let indent = String(repeating: " ", count: methodWidth + 2)
             let variants = exchange.variants.enumerated().map { index, variant in
                 let when = variant.conditions.alwaysHolds ? "" : " when \(variant.conditions.summary)"
-                return "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses], mode: variant.sequence))\n"
+                return
+                    "\(indent)variant \(index + 1)\(when): \(Self.summary(of: exchange.responses[variant.responses], mode: variant.sequence))\n"
             }
             let count = exchange.variants.count == 1 ? "1 variant" : "\(exchange.variants.count) variants"
             return "\(method)  \(route)  \(count)\n" + variants.joined()
@@ -32,26 +33,33 @@ extension ExchangeTree {
     /// `endpoints --json`: every exchange with its responses as the configuration gives them
     /// (`"template": true` on a templated one).
     public var listingJSON: JSONValue {
-        .array(exchanges.map { exchange in
-            var members = [
-                JSONMember(key: "method", value: .string(exchange.method.name)),
-                JSONMember(key: "route", value: .string(exchange.route.description)),
-                JSONMember(key: "folder", value: .string(exchange.folder)),
-            ]
-            if exchange.variants.isEmpty {
-                members.append(JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))))
-                members.append(JSONMember(key: "sequence", value: .string(exchange.sequence.rawValue)))
-            } else {
-                members.append(JSONMember(key: "variants", value: .array(exchange.variants.map { variant in
-                    .object([
-                        JSONMember(key: "when", value: variant.when ?? .null),
-                        JSONMember(key: "responses", value: .array(exchange.responses[variant.responses].map(\.listingJSON))),
-                        JSONMember(key: "sequence", value: .string(variant.sequence.rawValue)),
-                    ])
-                })))
-            }
-            return .object(members)
-        })
+        .array(
+            exchanges.map { exchange in
+                var members = [
+                    JSONMember(key: "method", value: .string(exchange.method.name)),
+                    JSONMember(key: "route", value: .string(exchange.route.description)),
+                    JSONMember(key: "folder", value: .string(exchange.folder)),
+                ]
+                if exchange.variants.isEmpty {
+                    members.append(JSONMember(key: "responses", value: .array(exchange.responses.map(\.listingJSON))))
+                    members.append(JSONMember(key: "sequence", value: .string(exchange.sequence.rawValue)))
+                } else {
+                    members.append(
+                        JSONMember(
+                            key: "variants",
+                            value: .array(
+                                exchange.variants.map { variant in
+                                    .object([
+                                        JSONMember(key: "when", value: variant.when ?? .null),
+                                        JSONMember(
+                                            key: "responses",
+                                            value: .array(exchange.responses[variant.responses].map(\.listingJSON))),
+                                        JSONMember(key: "sequence", value: .string(variant.sequence.rawValue)),
+                                    ])
+                                })))
+                }
+                return .object(members)
+            })
     }
 
     /// `2s`, `0.5s`; whole numbers too large for an `Int` keep Swift's own spelling (`1e+300s`).

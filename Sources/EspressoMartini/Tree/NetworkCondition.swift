@@ -14,7 +14,8 @@ public struct NetworkCondition: Sendable, Equatable {
     /// This condition given where `outer` is given further out (a response inside its exchange).
     public func over(_ outer: NetworkCondition?) -> NetworkCondition {
         guard let outer else { return self }
-        return NetworkCondition(profile: profile ?? outer.profile, bandwidth: bandwidth ?? (profile == nil ? outer.bandwidth : nil))
+        return NetworkCondition(
+            profile: profile ?? outer.profile, bandwidth: bandwidth ?? (profile == nil ? outer.bandwidth : nil))
     }
 
     /// The body's rate; nil for full speed.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How long a response (or a stream's chunk) waits before it is sent (doc/faults-and-sessions.md): a fixed
@@ -51,7 +51,8 @@ public enum ResponseDelay: Sendable, Equatable, ExpressibleByFloatLiteral, Expre
         case .fixed(let seconds): ExchangeTree.seconds(seconds)
         case .uniform(let min, let max): ExchangeTree.number(min) + "–" + ExchangeTree.seconds(max)
         case .lognormal(let median, let sigma, let max):
-            "lognormal " + ExchangeTree.seconds(median) + " ±" + ExchangeTree.number(sigma) + (max.map { " ≤" + ExchangeTree.seconds($0) } ?? "")
+            "lognormal " + ExchangeTree.seconds(median) + " ±" + ExchangeTree.number(sigma)
+                + (max.map { " ≤" + ExchangeTree.seconds($0) } ?? "")
         }
     }
 
@@ -60,12 +61,15 @@ public enum ResponseDelay: Sendable, Equatable, ExpressibleByFloatLiteral, Expre
     public var json: JSONValue {
         switch self {
         case .fixed(let seconds): .real(seconds)
-        case .uniform(let min, let max): .object([JSONMember(key: "min", value: .real(min)), JSONMember(key: "max", value: .real(max))])
+        case .uniform(let min, let max):
+            .object([JSONMember(key: "min", value: .real(min)), JSONMember(key: "max", value: .real(max))])
         case .lognormal(let median, let sigma, let max):
-            .object([
-                JSONMember(key: "distribution", value: .string("lognormal")), JSONMember(key: "median", value: .real(median)),
-                JSONMember(key: "sigma", value: .real(sigma)),
-            ] + (max.map { [JSONMember(key: "max", value: .real($0))] } ?? []))
+            .object(
+                [
+                    JSONMember(key: "distribution", value: .string("lognormal")),
+                    JSONMember(key: "median", value: .real(median)),
+                    JSONMember(key: "sigma", value: .real(sigma)),
+                ] + (max.map { [JSONMember(key: "max", value: .real($0))] } ?? []))
         }
     }
 }

@@ -3,7 +3,8 @@ extension ResponseReader {
     /// string, each string of an inline JSON value, or the `response_file` (read now, once per tree),
     /// and each header value. Nil, with an error at the tag's line and column, when one does not parse.
     func template(
-        _ members: [JSONMember], at path: [String], headers: [HTTPHeader], body: ResponseBody, into diagnostics: inout Diagnostics
+        _ members: [JSONMember], at path: [String], headers: [HTTPHeader], body: ResponseBody,
+        into diagnostics: inout Diagnostics
     ) -> ResponseTemplate? {
         let errorsBefore = diagnostics.errors.count
         let headersValue = members.first { $0.key == "headers" }?.value
@@ -13,7 +14,9 @@ extension ResponseReader {
             let occurrence = seen[header.name, default: 0]
             seen[header.name] = occurrence + 1
             var valuePath = path + ["headers", header.name]
-            if case .object(let headerMembers)? = headersValue, case .array? = headerMembers.first(where: { $0.key == header.name })?.value {
+            if case .object(let headerMembers)? = headersValue,
+                case .array? = headerMembers.first(where: { $0.key == header.name })?.value
+            {
                 valuePath.append(String(occurrence))
             }
             if let value = inlineTemplate(header.value, at: valuePath, into: &diagnostics) {
@@ -25,12 +28,16 @@ extension ResponseReader {
         return ResponseTemplate(body: bodyTemplate, headers: headerTemplates)
     }
 
-    func bodyTemplate(_ body: ResponseBody, at path: [String], headers: [HTTPHeader], into diagnostics: inout Diagnostics) -> ResponseBodyTemplate? {
+    func bodyTemplate(
+        _ body: ResponseBody, at path: [String], headers: [HTTPHeader], into diagnostics: inout Diagnostics
+    ) -> ResponseBodyTemplate? {
         switch body {
         case .none:
             return ResponseBodyTemplate.none
         case .inline(.string(let text)):
-            return inlineTemplate(text, at: path, into: &diagnostics).map { .text($0, escaping: escaping(headers: headers, body: body)) }
+            return inlineTemplate(text, at: path, into: &diagnostics).map {
+                .text($0, escaping: escaping(headers: headers, body: body))
+            }
         case .inline(let value):
             var failed = false
             let template = JSONBodyTemplate(compiling: value) { text, subpath in
@@ -41,7 +48,10 @@ extension ResponseReader {
             return failed ? nil : .json(template)
         case .file(let name, let resolved, _):
             let shownPath = FileSystem.join(methodFolder, name)
-            guard let bytes = resolved.map(FileSystem.contents(of:)) ?? parentFolder.contents(of: name, inFolder: methodFolderName) else {
+            guard
+                let bytes = resolved.map(FileSystem.contents(of:))
+                    ?? parentFolder.contents(of: name, inFolder: methodFolderName)
+            else {
                 diagnostics.error(shownPath, nil, "this template file cannot be read; check its permissions")
                 return nil
             }

@@ -4,7 +4,8 @@
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
     static let knownKeys = [
-        "status_code", "headers", "response_file", "body", "stream", "stream_repeat", "delay", "bandwidth", "network", "fault", "template",
+        "status_code", "headers", "response_file", "body", "stream", "stream_repeat", "delay", "bandwidth", "network",
+        "fault", "template",
         "javascript", "javascript_file",
     ]
 
@@ -34,7 +35,9 @@ struct ResponseReader {
 
     /// The exchange's responses and, for `{"variants": [...]}`, its variants (their responses in
     /// `responses`, in turn), and the top-level sequence mode (`repeat_last` with variants or none given).
-    func read(_ document: JSONValue, into diagnostics: inout Diagnostics) -> (responses: [ConfiguredResponse], variants: [Variant], sequence: SequenceMode) {
+    func read(
+        _ document: JSONValue, into diagnostics: inout Diagnostics
+    ) -> (responses: [ConfiguredResponse], variants: [Variant], sequence: SequenceMode) {
         if case .object(let members) = document {
             if members.contains(where: { $0.key == "variants" }) {
                 let (responses, variants) = readVariants(members, into: &diagnostics)
@@ -52,25 +55,33 @@ struct ResponseReader {
     static let variantKeys = ["when", "responses", "sequence", "bandwidth", "network"]
 
     /// One response object, or a non-empty array of them.
-    private func responses(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> [ConfiguredResponse] {
+    private func responses(
+        _ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics
+    ) -> [ConfiguredResponse] {
         switch value {
         case .object:
             return response(value, at: path, into: &diagnostics).map { [$0] } ?? []
         case .array(let elements) where elements.isEmpty:
-            diagnostics.error(file, map.value(path), "the array of responses is empty; give at least one response object, or delete the file to answer 200 with no body")
+            diagnostics.error(
+                file, map.value(path),
+                "the array of responses is empty; give at least one response object, or delete the file to answer 200 with no body"
+            )
             return []
         case .array(let elements):
             return elements.enumerated().compactMap { index, element in
                 response(element, at: path + [String(index)], into: &diagnostics)
             }
         default:
-            diagnostics.error(file, map.value(path), "expected a response object or an array of them, found \(value.kindName)")
+            diagnostics.error(
+                file, map.value(path), "expected a response object or an array of them, found \(value.kindName)")
             return []
         }
     }
 
     /// `{"responses": …, "sequence": MODE}` at `path` (the top level, or a variant with its `when` read apart).
-    private func sequence(_ members: [JSONMember], at path: [String], known: [String], into diagnostics: inout Diagnostics) -> ([ConfiguredResponse], SequenceMode) {
+    private func sequence(
+        _ members: [JSONMember], at path: [String], known: [String], into diagnostics: inout Diagnostics
+    ) -> ([ConfiguredResponse], SequenceMode) {
         var responses: [ConfiguredResponse] = []
         var mode = SequenceMode.repeatLast
         for member in members {
@@ -92,7 +103,9 @@ struct ResponseReader {
 
     /// `repeat_last`, `loop` or `once`; nil once the reason is in `diagnostics` (with a did-you-mean for a
     /// misspelt name).
-    private func sequenceMode(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> SequenceMode? {
+    private func sequenceMode(
+        _ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics
+    ) -> SequenceMode? {
         if case .string(let name) = value, let mode = SequenceMode(rawValue: name) { return mode }
         var message = "'sequence' must be one of 'repeat_last', 'loop' or 'once', found \(value.compactText)"
         if case .string(let name) = value, let closest = Suggestion.closest(to: name, among: SequenceMode.names) {
@@ -103,13 +116,18 @@ struct ResponseReader {
     }
 
     /// `{"variants": [{"when": …, "responses": …, "sequence": …}, …]}`.
-    private func readVariants(_ members: [JSONMember], into diagnostics: inout Diagnostics) -> ([ConfiguredResponse], [Variant]) {
+    private func readVariants(
+        _ members: [JSONMember], into diagnostics: inout Diagnostics
+    ) -> ([ConfiguredResponse], [Variant]) {
         var elements: [JSONValue] = []
         for member in members {
             switch member.key {
             case "variants":
                 guard case .array(let array) = member.value, !array.isEmpty else {
-                    diagnostics.error(file, map.value(["variants"]), "'variants' must be a non-empty array of variants such as {\"when\": {\"query\": {\"page\": \"2\"}}, \"responses\": {\"status_code\": 200}}, found \(member.value == .array([]) ? "an empty array" : member.value.kindName)")
+                    diagnostics.error(
+                        file, map.value(["variants"]),
+                        "'variants' must be a non-empty array of variants such as {\"when\": {\"query\": {\"page\": \"2\"}}, \"responses\": {\"status_code\": 200}}, found \(member.value == .array([]) ? "an empty array" : member.value.kindName)"
+                    )
                     continue
                 }
                 elements = array
@@ -118,7 +136,9 @@ struct ResponseReader {
             case "bandwidth", "network":
                 continue  // the whole exchange's, read below
             default:
-                diagnostics.error(file, map.key([member.key]), "'\(member.key)' cannot stand beside 'variants'; move it into a variant's responses")
+                diagnostics.error(
+                    file, map.key([member.key]),
+                    "'\(member.key)' cannot stand beside 'variants'; move it into a variant's responses")
             }
         }
         let captures = route.segments.compactMap(\.parameterName)
@@ -128,36 +148,51 @@ struct ResponseReader {
         for (index, element) in elements.enumerated() {
             let path = ["variants", String(index)]
             guard case .object(let variantMembers) = element else {
-                diagnostics.error(file, map.value(path), "a variant must be an object with 'when' and 'responses', found \(element.kindName)")
+                diagnostics.error(
+                    file, map.value(path),
+                    "a variant must be an object with 'when' and 'responses', found \(element.kindName)")
                 continue
             }
             guard variantMembers.contains(where: { $0.key == "responses" }) else {
-                diagnostics.error(file, map.value(path), "variant \(index + 1) has no 'responses'; give a response object or an array of them")
+                diagnostics.error(
+                    file, map.value(path),
+                    "variant \(index + 1) has no 'responses'; give a response object or an array of them")
                 continue
             }
             let when = variantMembers.first { $0.key == "when" }?.value
-            let conditions = when.map {
-                VariantConditions.compile($0, at: path + ["when"], pathCaptures: captures, file: file, map: map, into: &diagnostics)
-            } ?? VariantConditions([])
+            let conditions =
+                when.map {
+                    VariantConditions.compile(
+                        $0, at: path + ["when"], pathCaptures: captures, file: file, map: map, into: &diagnostics)
+                } ?? VariantConditions([])
             if let first = answersEverything {
-                diagnostics.warning(file, map.value(path), "variant \(index + 1) never answers: variant \(first + 1) before it has no condition and answers every request")
+                diagnostics.warning(
+                    file, map.value(path),
+                    "variant \(index + 1) never answers: variant \(first + 1) before it has no condition and answers every request"
+                )
             } else if conditions?.alwaysHolds == true {
                 answersEverything = index
             }
             let start = responses.count
-            let (variantResponses, mode) = sequence(variantMembers, at: path, known: Self.variantKeys, into: &diagnostics)
+            let (variantResponses, mode) = sequence(
+                variantMembers, at: path, known: Self.variantKeys, into: &diagnostics)
             responses += variantResponses
             if let conditions {
-                variants.append(Variant(conditions: conditions, when: when, responses: start..<responses.count, sequence: mode))
+                variants.append(
+                    Variant(conditions: conditions, when: when, responses: start..<responses.count, sequence: mode))
             }
         }
         let network = NetworkParser.parse(members, at: [], file: file, map: map, into: &diagnostics)
         return (responses.map { $0.inheriting(network) }, variants)
     }
 
-    private func response(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ConfiguredResponse? {
+    private func response(
+        _ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics
+    ) -> ConfiguredResponse? {
         guard case .object(let members) = value else {
-            diagnostics.error(file, map.value(path), "a response must be an object with keys such as 'status_code' and 'body', found \(value.kindName)")
+            diagnostics.error(
+                file, map.value(path),
+                "a response must be an object with keys such as 'status_code' and 'body', found \(value.kindName)")
             return nil
         }
         if members.contains(where: { Self.scriptKeys.contains($0.key) }) {
@@ -179,24 +214,36 @@ struct ResponseReader {
             switch member.key {
             case "status_code":
                 guard case .integer(let code) = member.value else {
-                    diagnostics.error(file, map.value(memberPath), "'status_code' must be an integer from 200 to 599, found \(member.value.kindName)")
+                    diagnostics.error(
+                        file, map.value(memberPath),
+                        "'status_code' must be an integer from 200 to 599, found \(member.value.kindName)")
                     continue
                 }
                 guard (200...599).contains(code) else {
-                    diagnostics.error(file, map.value(memberPath), "'status_code' \(code) is out of range; use a status from 200 to 599")
+                    diagnostics.error(
+                        file, map.value(memberPath),
+                        "'status_code' \(code) is out of range; use a status from 200 to 599")
                     continue
                 }
                 statusCode = Int(code)
             case "headers":
                 headers = HeadersParser.parse(member.value, at: memberPath, file: file, map: map, into: &diagnostics)
-                if let warning = ConnectionMemory.warning(about: headers) { diagnostics.warning(file, map.key(memberPath), warning) }
+                if let warning = ConnectionMemory.warning(about: headers) {
+                    diagnostics.warning(file, map.key(memberPath), warning)
+                }
             case "delay":
-                guard let parsed = DelayParser.parseResponseDelay(member.value, at: memberPath, file: file, map: map, into: &diagnostics) else { continue }
+                guard
+                    let parsed = DelayParser.parseResponseDelay(
+                        member.value, at: memberPath, file: file, map: map, into: &diagnostics)
+                else { continue }
                 delay = parsed
             case "fault":
                 guard case .string(let name) = member.value, let named = ResponseFault(rawValue: name) else {
-                    var message = "'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found \(member.value.compactText)"
-                    if case .string(let name) = member.value, let closest = Suggestion.closest(to: name, among: ResponseFault.names) {
+                    var message =
+                        "'fault' must be one of 'connection_reset', 'empty_response' or 'truncated_body', found \(member.value.compactText)"
+                    if case .string(let name) = member.value,
+                        let closest = Suggestion.closest(to: name, among: ResponseFault.names)
+                    {
                         message += "; did you mean '\(closest)'?"
                     }
                     diagnostics.error(file, map.value(memberPath), message)
@@ -205,7 +252,9 @@ struct ResponseReader {
                 fault = named
             case "stream_repeat":
                 guard case .bool(let flag) = member.value else {
-                    diagnostics.error(file, map.value(memberPath), "'stream_repeat' must be true or false, found \(member.value.kindName)")
+                    diagnostics.error(
+                        file, map.value(memberPath),
+                        "'stream_repeat' must be true or false, found \(member.value.kindName)")
                     continue
                 }
                 streamRepeat = (flag, memberPath)
@@ -213,7 +262,9 @@ struct ResponseReader {
                 continue  // read below
             case "body", "response_file", "stream":
                 if let other = bodyKey {
-                    diagnostics.error(file, map.key(memberPath), "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
+                    diagnostics.error(
+                        file, map.key(memberPath),
+                        "'\(member.key)' and '\(other)' cannot both be given; keep one of them")
                     continue
                 }
                 bodyKey = member.key
@@ -226,46 +277,65 @@ struct ResponseReader {
                 }
             case "template":
                 guard case .bool(let flag) = member.value else {
-                    diagnostics.error(file, map.value(memberPath), "'template' must be true or false, found \(member.value.kindName)")
+                    diagnostics.error(
+                        file, map.value(memberPath), "'template' must be true or false, found \(member.value.kindName)")
                     continue
                 }
                 isTemplate = flag
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
             default:
-                diagnostics.warning(file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
+                diagnostics.warning(
+                    file, map.key(memberPath), Suggestion.unknownKeyMessage(member.key, known: Self.knownKeys))
             }
         }
         let network = NetworkParser.parse(members, at: path, file: file, map: map, into: &diagnostics)
         if let streamRepeat, stream == nil {
-            diagnostics.error(file, map.key(streamRepeat.path), "'stream_repeat' goes with a 'stream'; give the stream's chunks, or remove it")
+            diagnostics.error(
+                file, map.key(streamRepeat.path),
+                "'stream_repeat' goes with a 'stream'; give the stream's chunks, or remove it")
         }
         if let stream {
             return streamResponse(
-                stream, at: path, members: members, statusCode: statusCode, headers: headers, repeats: streamRepeat?.value ?? false, isTemplate: isTemplate,
+                stream, at: path, members: members, statusCode: statusCode, headers: headers,
+                repeats: streamRepeat?.value ?? false, isTemplate: isTemplate,
                 delay: delay, fault: fault, network: network, errorsBefore: errorsBefore, into: &diagnostics
             )
         }
         guard diagnostics.errors.count == errorsBefore else { return nil }
         if statusCode == 204 || statusCode == 304, body != .none {
-            diagnostics.warning(file, map.value(path), "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
+            diagnostics.warning(
+                file, map.value(path),
+                "a \(statusCode) response has no body; the '\(bodyKey ?? "body")' given is not sent")
             body = .none
         }
-        guard isTemplate else { return ConfiguredResponse(statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault, network: network) }
-        guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else { return nil }
+        guard isTemplate else {
+            return ConfiguredResponse(
+                statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault, network: network)
+        }
+        guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else {
+            return nil
+        }
         return ConfiguredResponse(
-            .template(ResponseContent(statusCode: statusCode, headers: headers, body: body), template), delay: delay, fault: fault, network: network
+            .template(ResponseContent(statusCode: statusCode, headers: headers, body: body), template), delay: delay,
+            fault: fault, network: network
         )
     }
 
     /// `path` is built only for a message: nearly every response names a file.
-    func responseFile(_ value: JSONValue, at path: @autoclosure () -> [String], key: String = "response_file", into diagnostics: inout Diagnostics) -> ResponseBody? {
+    func responseFile(
+        _ value: JSONValue, at path: @autoclosure () -> [String], key: String = "response_file",
+        into diagnostics: inout Diagnostics
+    ) -> ResponseBody? {
         guard case .string(let name) = value, !name.isEmpty else {
-            diagnostics.error(file, map.value(path()), "'\(key)' must be a file name relative to the method folder, found \(value.kindName)")
+            diagnostics.error(
+                file, map.value(path()),
+                "'\(key)' must be a file name relative to the method folder, found \(value.kindName)")
             return nil
         }
         guard name.utf8.first != UInt8(ascii: "/") else {
-            diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' must be relative to the method folder, not absolute")
+            diagnostics.error(
+                file, map.value(path()), "'\(key)' '\(name)' must be relative to the method folder, not absolute")
             return nil
         }
         // A plain file name that is no link needs no `realpath` (a system call per path component),
@@ -277,7 +347,9 @@ struct ResponseReader {
         if check == .link {
             if let real = FileSystem.realPath(FileSystem.join(methodFolderRealPath, name)) {
                 guard real.hasPrefix(rootRealPath + "/") else {
-                    diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' resolves outside the requests folder; keep response files inside it")
+                    diagnostics.error(
+                        file, map.value(path()),
+                        "'\(key)' '\(name)' resolves outside the requests folder; keep response files inside it")
                     return nil
                 }
                 resolved = real
@@ -290,7 +362,9 @@ struct ResponseReader {
         case .regularFile(let size):
             return .file(name: name, path: resolved, size: size)
         case .missing:
-            diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
+            diagnostics.error(
+                file, map.value(path()),
+                "'\(key)' '\(name)' does not exist; create \(FileSystem.join(methodFolder, name)) or fix the name")
         case .unreadable:
             diagnostics.error(file, map.value(path()), "'\(key)' '\(name)' cannot be read; check its permissions")
         case .notRegular, .link:

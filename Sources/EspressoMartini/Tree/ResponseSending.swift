@@ -8,7 +8,8 @@ final class ResponseSending: Sendable, Equatable {
 
     /// Nil when there is nothing to keep.
     static func make(delay: ResponseDelay?, fault: ResponseFault?, network: NetworkCondition?) -> ResponseSending? {
-        delay == nil && fault == nil && network == nil ? nil : ResponseSending(delay: delay, fault: fault, network: network)
+        delay == nil && fault == nil && network == nil
+            ? nil : ResponseSending(delay: delay, fault: fault, network: network)
     }
 
     private init(delay: ResponseDelay?, fault: ResponseFault?, network: NetworkCondition?) {

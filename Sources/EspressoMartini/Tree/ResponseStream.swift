@@ -17,7 +17,9 @@ public final class ResponseStream: Sendable, Equatable {
     /// The `stream` array as the configuration gives it, for `endpoints --json` and `explain --json`.
     public let configured: JSONValue
 
-    public init(framing: Framing, chunks: [StreamChunk], repeats: Bool, derivedContentType: String, configured: JSONValue) {
+    public init(
+        framing: Framing, chunks: [StreamChunk], repeats: Bool, derivedContentType: String, configured: JSONValue
+    ) {
         self.framing = framing
         self.chunks = chunks
         self.repeats = repeats
@@ -26,7 +28,8 @@ public final class ResponseStream: Sendable, Equatable {
     }
 
     public static func == (a: ResponseStream, b: ResponseStream) -> Bool {
-        a.framing == b.framing && a.chunks == b.chunks && a.repeats == b.repeats && a.derivedContentType == b.derivedContentType
+        a.framing == b.framing && a.chunks == b.chunks && a.repeats == b.repeats
+            && a.derivedContentType == b.derivedContentType
             && a.configured == b.configured
     }
 

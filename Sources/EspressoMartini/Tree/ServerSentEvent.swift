@@ -28,7 +28,8 @@ struct ServerSentEvent {
         output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         output.append(UInt8(ascii: ":"))
         if !value.isEmpty { output.append(UInt8(ascii: " ")) }
-        output.append(contentsOf: value.map { $0 == lineFeed || $0 == carriageReturn || $0 == 0 ? UInt8(ascii: " ") : $0 })
+        output.append(
+            contentsOf: value.map { $0 == lineFeed || $0 == carriageReturn || $0 == 0 ? UInt8(ascii: " ") : $0 })
         output.append(lineFeed)
     }
 

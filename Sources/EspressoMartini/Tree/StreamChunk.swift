@@ -49,7 +49,10 @@ public struct StreamChunk: Sendable, Equatable {
                 data = []
                 body.render(context, into: &data!)
             }
-            return ServerSentEvent(comment: text(template.comment), event: text(template.event), id: text(template.id), retry: template.retry, data: data).framed()
+            return ServerSentEvent(
+                comment: text(template.comment), event: text(template.event), id: text(template.id),
+                retry: template.retry, data: data
+            ).framed()
         case .raw(let body, let newline):
             var output: [UInt8] = []
             body.render(context(), into: &output)

@@ -27,7 +27,8 @@ public struct TreeLoader: Sendable {
             return (nil, diagnostics)
         }
         var walk = Walk(folder: folder, parser: parser, scriptChecker: scriptChecker, rootRealPath: rootRealPath)
-        walk.visit(OpenFolder(path: folder), chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
+        walk.visit(
+            OpenFolder(path: folder), chain: FolderChain(rootRealPath), route: RoutePattern([]), inParallel: false)
         let tree = walk.freeze()
         scriptChecker?.loadEnded()
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
@@ -54,7 +55,9 @@ public struct TreeLoader: Sendable {
         func path(_ relative: String) -> String { FileSystem.join(folder, relative) }
 
         /// An empty walk of the same tree, for one sub-folder walked on another core.
-        var branch: Walk { Walk(folder: folder, parser: parser, scriptChecker: scriptChecker, rootRealPath: rootRealPath) }
+        var branch: Walk {
+            Walk(folder: folder, parser: parser, scriptChecker: scriptChecker, rootRealPath: rootRealPath)
+        }
 
         /// Adds what a branch found, in walk order.
         mutating func append(_ other: Walk) {
@@ -67,7 +70,10 @@ public struct TreeLoader: Sendable {
         /// read already (a folder's entries are read once). `route` names it (its folder names, relative
         /// to the requests folder); `chain` ends with its path with links resolved (method folders' files
         /// are checked against the requests folder with it).
-        mutating func visit(_ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, chain: FolderChain, route: RoutePattern, inParallel: Bool) {
+        mutating func visit(
+            _ opened: OpenFolder?, entries: [FileSystem.Entry]? = nil, chain: FolderChain, route: RoutePattern,
+            inParallel: Bool
+        ) {
             guard let opened else {
                 diagnostics.error(path(route.folder), nil, "cannot read this folder; check its permissions")
                 return
@@ -92,18 +98,26 @@ public struct TreeLoader: Sendable {
         /// One sub-folder of a path-component folder: a method folder, or another path component.
         /// Paths are joined only where needed: a method folder, nearly every entry of a large tree,
         /// costs no string but its configuration's bytes.
-        mutating func visitEntry(_ entry: FileSystem.Entry, of parent: OpenFolder, chain: FolderChain, route: RoutePattern, inParallel: Bool) {
+        mutating func visitEntry(
+            _ entry: FileSystem.Entry, of parent: OpenFolder, chain: FolderChain, route: RoutePattern, inParallel: Bool
+        ) {
             let name = entry.name
             if route.segments.isEmpty && name == TreeLoader.reservedFolder {
-                diagnostics.error(path(name), nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
+                diagnostics.error(
+                    path(name), nil, "the folder name '\(name)' is reserved for the admin API; rename the folder")
                 return
             }
             let throughLink = entry.isLink || chain.throughLink
             var knownRealPath: String?
             if throughLink {
-                guard let real = entry.isLink ? FileSystem.realPath(path(route.folder(named: name))) : FileSystem.join(chain.realPath, name),
-                      !chain.contains(real) else {
-                    diagnostics.error(path(route.folder(named: name)), nil, "this folder links back to a folder above it, which would never end; remove the link")
+                guard
+                    let real = entry.isLink
+                        ? FileSystem.realPath(path(route.folder(named: name))) : FileSystem.join(chain.realPath, name),
+                    !chain.contains(real)
+                else {
+                    diagnostics.error(
+                        path(route.folder(named: name)), nil,
+                        "this folder links back to a folder above it, which would never end; remove the link")
                     return
                 }
                 knownRealPath = real
@@ -128,10 +142,16 @@ public struct TreeLoader: Sendable {
             } else if case .refused(let problem)? = FolderNameEscapes.decode(name) {
                 diagnostics.error(path(route.folder(named: name)), nil, problem)
             } else if route.segments.last == .catchAll {
-                diagnostics.error(path(route.folder(named: name)), nil, "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder")
+                diagnostics.error(
+                    path(route.folder(named: name)), nil,
+                    "'**' must be the last path component, but '\(name)' is a folder below it; only method folders (GET, POST, …) may be inside a '**' folder"
+                )
             } else {
-                let childChain = FolderChain(chain.realPath(ofChild: name, resolved: knownRealPath), parent: chain, throughLink: throughLink)
-                visit(child, entries: childEntries, chain: childChain, route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel)
+                let childChain = FolderChain(
+                    chain.realPath(ofChild: name, resolved: knownRealPath), parent: chain, throughLink: throughLink)
+                visit(
+                    child, entries: childEntries, chain: childChain,
+                    route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel)
             }
         }
 
@@ -157,7 +177,8 @@ public struct TreeLoader: Sendable {
                 contents: contents, route: route
             )
             let exchange = Exchange(
-                method: method, route: route, methodFolderName: name, responses: responses, variants: variants, sequence: sequence
+                method: method, route: route, methodFolderName: name, responses: responses, variants: variants,
+                sequence: sequence
             )
             if diagnostics.errors.count == errorsBefore {
                 exchanges.append(exchange)
@@ -169,7 +190,8 @@ public struct TreeLoader: Sendable {
         /// The responses (and variants) of a method folder: its configuration's, or one `200` with no body
         /// when it has none.
         mutating func readResponses(
-            in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain, configuration: FileSystem.Kind?,
+            in parent: OpenFolder, name: String, knownRealPath: String?, chain: FolderChain,
+            configuration: FileSystem.Kind?,
             contents: [UInt8]?, route: RoutePattern
         ) -> (responses: [ConfiguredResponse], variants: [Variant], sequence: SequenceMode) {
             var file: String { FileSystem.join(path(route.folder(named: name)), TreeLoader.configurationFileName) }
@@ -177,7 +199,8 @@ public struct TreeLoader: Sendable {
             case nil:
                 return ([ConfiguredResponse()], [], .repeatLast)
             case .regularFile:
-                guard let bytes = contents ?? parent.contents(of: TreeLoader.configurationFileName, inFolder: name) else {
+                guard let bytes = contents ?? parent.contents(of: TreeLoader.configurationFileName, inFolder: name)
+                else {
                     diagnostics.error(file, nil, "cannot read this file; check its permissions")
                     return ([], [], .repeatLast)
                 }
@@ -187,8 +210,10 @@ public struct TreeLoader: Sendable {
                     return ([], [], .repeatLast)
                 case .success(let document):
                     let reader = ResponseReader(
-                        requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name, knownRealPath: knownRealPath,
-                        parentChain: chain, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes), scriptChecker: scriptChecker
+                        requestsFolder: folder, route: route, parentFolder: parent, methodFolderName: name,
+                        knownRealPath: knownRealPath,
+                        parentChain: chain, rootRealPath: rootRealPath, map: LazyJSONSourceMap(bytes),
+                        scriptChecker: scriptChecker
                     )
                     return reader.read(document, into: &diagnostics)
                 }
@@ -208,7 +233,11 @@ public struct TreeLoader: Sendable {
             if !trieFindsClashes {
                 var first: [Exchange.Key: Exchange] = [:]
                 for exchange in Self.sorted(exchanges + brokenExchanges) {
-                    if let other = first[exchange.key] { reportClash(exchange, with: other) } else { first[exchange.key] = exchange }
+                    if let other = first[exchange.key] {
+                        reportClash(exchange, with: other)
+                    } else {
+                        first[exchange.key] = exchange
+                    }
                 }
             }
             var routes = RouteTrie.Builder()
@@ -246,4 +275,3 @@ public struct TreeLoader: Sendable {
         }
     }
 }
-

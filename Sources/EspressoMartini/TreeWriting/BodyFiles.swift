@@ -50,7 +50,9 @@ struct BodyFiles {
         case .existingFile(let existing):
             name = existing
         case .bytes(let bytes, let fileExtension):
-            if let same = written.first(where: { $0.bytes == bytes && $0.fileExtension == fileExtension }) { return same.name }
+            if let same = written.first(where: { $0.bytes == bytes && $0.fileExtension == fileExtension }) {
+                return same.name
+            }
             name = nextName(fileExtension)
             if let hidden {
                 try hidden.write(bytes, file: name)
@@ -89,7 +91,9 @@ struct BodyFiles {
         guard name.hasPrefix("response-") else { return nil }
         let rest = name.dropFirst("response-".count)
         let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count == rest.count || rest.dropFirst(digits.count).first == "." else { return nil }
+        guard !digits.isEmpty, digits.count == rest.count || rest.dropFirst(digits.count).first == "." else {
+            return nil
+        }
         let fileExtension = rest.dropFirst(digits.count).dropFirst()
         guard !fileExtension.contains(".") else { return nil }
         return Int(digits)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A new method folder made whole under a hidden name beside where it goes (`.NAME.espressomartini-PID-N`,
@@ -21,7 +21,9 @@ struct HiddenFolder {
     init(beside path: String) throws(TreeWritingError) {
         parentPath = FileSystem.parent(of: path)
         parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard parent >= 0 else { throw TreeWritingError(path: path, message: "cannot be written: \(TreeFiles.describe(errno))") }
+        guard parent >= 0 else {
+            throw TreeWritingError(path: path, message: "cannot be written: \(TreeFiles.describe(errno))")
+        }
         let prefix = String.concatenating(".", FileSystem.lastComponent(of: path), TreeFiles.hiddenMark)
         while true {
             let name = prefix + String(TreeFiles.hiddenNumber.add(1, ordering: .relaxed).newValue)
@@ -41,8 +43,13 @@ struct HiddenFolder {
     func write(_ bytes: [UInt8], file: String) throws(TreeWritingError) {
         let relative = String.concatenating(name, "/", file)
         let descriptor = FileSystem.createTreeFile(relative, in: parent)
-        guard descriptor >= 0 else { throw TreeWritingError(path: FileSystem.join(path, file), message: "cannot be written: \(TreeFiles.describe(errno))") }
-        try TreeFiles.writeAll(bytes, to: descriptor, path: FileSystem.join(path, file)) { unlinkat(parent, relative, 0) }
+        guard descriptor >= 0 else {
+            throw TreeWritingError(
+                path: FileSystem.join(path, file), message: "cannot be written: \(TreeFiles.describe(errno))")
+        }
+        try TreeFiles.writeAll(bytes, to: descriptor, path: FileSystem.join(path, file)) {
+            unlinkat(parent, relative, 0)
+        }
     }
 
     /// Moves the file at `source` into it as `file` (a body recorded into the scratch folder, on the same
@@ -52,7 +59,8 @@ struct HiddenFolder {
         let error = errno
         guard error == EXDEV, let bytes = FileSystem.contents(of: source) else {
             unlink(source)
-            throw TreeWritingError(path: FileSystem.join(path, file), message: "cannot be written: \(TreeFiles.describe(error))")
+            throw TreeWritingError(
+                path: FileSystem.join(path, file), message: "cannot be written: \(TreeFiles.describe(error))")
         }
         try write(bytes, file: file)
         unlink(source)
@@ -65,7 +73,9 @@ struct HiddenFolder {
 
     /// Removes it and the files in it (a write that failed).
     func remove() {
-        for entry in FileSystem.listing(of: path) ?? [] { unlinkat(parent, String.concatenating(name, "/", entry.name), 0) }
+        for entry in FileSystem.listing(of: path) ?? [] {
+            unlinkat(parent, String.concatenating(name, "/", entry.name), 0)
+        }
         unlinkat(parent, name, AT_REMOVEDIR)
     }
 

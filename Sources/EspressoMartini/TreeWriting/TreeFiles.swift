@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -19,7 +19,9 @@ enum TreeFiles {
         if mkdir(path, 0o755) == 0 { return true }
         let error = errno
         // A folder above is missing, or is a file (reported where it is).
-        if error == ENOENT || error == ENOTDIR, case let parent = FileSystem.parent(of: path), parent != path, parent != "." {
+        if error == ENOENT || error == ENOTDIR, case let parent = FileSystem.parent(of: path), parent != path,
+            parent != "."
+        {
             try makeFolders(parent)
             if mkdir(path, 0o755) == 0 { return true }
             return try existingFolder(path, errno)
@@ -45,7 +47,9 @@ enum TreeFiles {
 
     /// Writes `bytes` into the open file `descriptor` (for `path`) and closes it; `discard` removes the
     /// file when that fails.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String, discard: () -> Void) throws(TreeWritingError) {
+    static func writeAll(
+        _ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String, discard: () -> Void
+    ) throws(TreeWritingError) {
         var remaining = bytes[...]
         while !remaining.isEmpty {
             let written = remaining.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -85,13 +89,16 @@ enum TreeFiles {
     }
 
     /// A new file `.NAME.espressomartini-PID-N` in the folder of `path` (the loader ignores hidden files).
-    private static func temporaryFile(beside path: String) throws(TreeWritingError) -> (path: String, descriptor: Int32) {
+    private static func temporaryFile(beside path: String) throws(TreeWritingError) -> (path: String, descriptor: Int32)
+    {
         let prefix = hiddenPrefix(beside: path)
         while true {
             let temporary = prefix + String(hiddenNumber.add(1, ordering: .relaxed).newValue)
             let descriptor = FileSystem.createTreeFile(temporary)
             if descriptor >= 0 { return (temporary, descriptor) }
-            guard errno == EEXIST else { throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))") }
+            guard errno == EEXIST else {
+                throw TreeWritingError(path: path, message: "cannot be written: \(describe(errno))")
+            }
         }
     }
 

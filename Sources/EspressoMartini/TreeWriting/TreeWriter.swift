@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes exchanges into a requests folder as ordinary tree folders a person can read and edit: recording
@@ -38,23 +38,35 @@ public struct TreeWriter: Sendable {
         return folders.joined(separator: "/")
     }
 
-    private static func folderName(_ segment: SegmentDraft, atRoot: Bool, in folders: [String]) throws(TreeWritingError) -> String {
+    private static func folderName(
+        _ segment: SegmentDraft, atRoot: Bool, in folders: [String]
+    ) throws(TreeWritingError) -> String {
         let name: String
         switch segment {
         case .literal(let text):
             if let problem = FolderNameEscapes.problem(withSegment: text) {
-                throw TreeWritingError(path: "/" + folders.joined(separator: "/"), message: "\(problem) cannot be written as a folder")
+                throw TreeWritingError(
+                    path: "/" + folders.joined(separator: "/"), message: "\(problem) cannot be written as a folder")
             }
             name = FolderNameEscapes.folderName(forSegment: text, atRoot: atRoot)
         case .parameter(let parameter):
             name = "{" + parameter + "}"
             guard !parameter.isEmpty, RouteSegment(folderName: name).parameterName == parameter,
-                  !parameter.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") || $0 < 0x20 }) else {
-                throw TreeWritingError(path: "/" + folders.joined(separator: "/"), message: "the parameter name '\(parameter)' cannot be written as a folder {\(parameter)}; use letters, digits, '-' or '_'")
+                !parameter.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") || $0 < 0x20 })
+            else {
+                throw TreeWritingError(
+                    path: "/" + folders.joined(separator: "/"),
+                    message:
+                        "the parameter name '\(parameter)' cannot be written as a folder {\(parameter)}; use letters, digits, '-' or '_'"
+                )
             }
         }
         guard name.utf8.count <= Self.longestFolderName else {
-            throw TreeWritingError(path: "/" + folders.joined(separator: "/"), message: "the path segment '\(name.prefix(40))…' is longer than a folder name can be (\(Self.longestFolderName) bytes)")
+            throw TreeWritingError(
+                path: "/" + folders.joined(separator: "/"),
+                message:
+                    "the path segment '\(name.prefix(40))…' is longer than a folder name can be (\(Self.longestFolderName) bytes)"
+            )
         }
         return name
     }
@@ -73,28 +85,37 @@ public struct TreeWriter: Sendable {
     /// folder beside it, its files written directly, then renamed into place: it appears complete at once,
     /// with no temporary file per file.
     @discardableResult
-    public func write(_ exchange: ExchangeDraft, keepingFiles: Bool = false) throws(TreeWritingError) -> WrittenExchange {
-        try write(exchange, keepingFiles: keepingFiles, folder: try Self.methodFolder(method: exchange.method, path: exchange.path), isNew: nil)
+    public func write(_ exchange: ExchangeDraft, keepingFiles: Bool = false) throws(TreeWritingError) -> WrittenExchange
+    {
+        try write(
+            exchange, keepingFiles: keepingFiles,
+            folder: try Self.methodFolder(method: exchange.method, path: exchange.path), isNew: nil)
     }
 
     /// `write`, with the method folder already known (`methodFolder`), and whether it is there when the
     /// caller has just looked (nil: look).
     @discardableResult
-    func write(_ exchange: ExchangeDraft, keepingFiles: Bool, folder: String, isNew: Bool?) throws(TreeWritingError) -> WrittenExchange {
+    func write(
+        _ exchange: ExchangeDraft, keepingFiles: Bool, folder: String, isNew: Bool?
+    ) throws(TreeWritingError) -> WrittenExchange {
         let folderPath = FileSystem.join(requestsFolder, folder)
         if isNew ?? (FileSystem.kind(of: folderPath) == nil) {
             return try writeNew(exchange, folder: folder, at: folderPath)
         }
-        var bodies = BodyFiles(folder: folderPath, drafts: exchange.allResponses.map(\.body), numberingAfterFolder: keepingFiles)
+        var bodies = BodyFiles(
+            folder: folderPath, drafts: exchange.allResponses.map(\.body), numberingAfterFolder: keepingFiles)
         let configuration = try configuration(exchange.answers, bodies: &bodies)
-        try TreeFiles.write(configuration.indentedBytes, to: FileSystem.join(folderPath, TreeLoader.configurationFileName))
+        try TreeFiles.write(
+            configuration.indentedBytes, to: FileSystem.join(folderPath, TreeLoader.configurationFileName))
         if !keepingFiles { try bodies.removeUnnamed() }
         return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
     }
 
     /// A method folder made whole beside where it goes, then renamed into place. When a folder of that name
     /// appeared meanwhile (a person writing into the tree), nothing is written.
-    private func writeNew(_ exchange: ExchangeDraft, folder: String, at folderPath: String) throws(TreeWritingError) -> WrittenExchange {
+    private func writeNew(
+        _ exchange: ExchangeDraft, folder: String, at folderPath: String
+    ) throws(TreeWritingError) -> WrittenExchange {
         try TreeFiles.makeFolders(FileSystem.parent(of: folderPath))
         let hidden = try HiddenFolder(beside: folderPath)
         defer { hidden.close() }
@@ -106,7 +127,9 @@ public struct TreeWriter: Sendable {
                 let error = errno
                 throw TreeWritingError(
                     path: folderPath,
-                    message: error == EEXIST || error == ENOTEMPTY ? "appeared while it was being written; it is left as it is" : "cannot be written: \(TreeFiles.describe(error))"
+                    message: error == EEXIST || error == ENOTEMPTY
+                        ? "appeared while it was being written; it is left as it is"
+                        : "cannot be written: \(TreeFiles.describe(error))"
                 )
             }
             return WrittenExchange(folder: folder, bodyFiles: bodies.named, configuration: configuration)
@@ -117,7 +140,9 @@ public struct TreeWriter: Sendable {
     }
 
     /// The configuration of `answers`, its body files written on the way.
-    private func configuration(_ answers: ExchangeDraft.Answers, bodies: inout BodyFiles) throws(TreeWritingError) -> JSONValue {
+    private func configuration(
+        _ answers: ExchangeDraft.Answers, bodies: inout BodyFiles
+    ) throws(TreeWritingError) -> JSONValue {
         var members = schema.map { [JSONMember(key: SchemaReference.key, value: .string($0))] } ?? []
         switch answers {
         case .responses(let responses, let sequence) where responses.count == 1 && sequence == nil:
@@ -142,7 +167,9 @@ public struct TreeWriter: Sendable {
     }
 
     /// `"responses"` (one object, or an array for several) and `"sequence"` when given.
-    private static func sequence(_ responses: [ResponseDraft], _ mode: SequenceMode?, bodies: inout BodyFiles) throws(TreeWritingError) -> [JSONMember] {
+    private static func sequence(
+        _ responses: [ResponseDraft], _ mode: SequenceMode?, bodies: inout BodyFiles
+    ) throws(TreeWritingError) -> [JSONMember] {
         var written: [JSONValue] = []
         for response in responses { written.append(try Self.response(response, bodies: &bodies)) }
         var members = [JSONMember(key: "responses", value: written.count == 1 ? written[0] : .array(written))]
@@ -150,12 +177,18 @@ public struct TreeWriter: Sendable {
         return members
     }
 
-    private static func response(_ response: ResponseDraft, bodies: inout BodyFiles) throws(TreeWritingError) -> JSONValue {
+    private static func response(
+        _ response: ResponseDraft, bodies: inout BodyFiles
+    ) throws(TreeWritingError) -> JSONValue {
         guard (200...599).contains(response.statusCode) else {
-            throw TreeWritingError(path: bodies.folder, message: "status \(response.statusCode) cannot be written; a response's status is from 200 to 599")
+            throw TreeWritingError(
+                path: bodies.folder,
+                message: "status \(response.statusCode) cannot be written; a response's status is from 200 to 599")
         }
         var members = [JSONMember(key: "status_code", value: .integer(Int64(response.statusCode)))]
-        if let headers = try headers(response.headers, in: bodies.folder) { members.append(JSONMember(key: "headers", value: headers)) }
+        if let headers = try headers(response.headers, in: bodies.folder) {
+            members.append(JSONMember(key: "headers", value: headers))
+        }
         guard response.statusCode != 204, response.statusCode != 304 else { return .object(members) }
         switch response.body {
         case .none: break
@@ -168,22 +201,31 @@ public struct TreeWriter: Sendable {
     /// `{"Name": "value", "Set-Cookie": ["a", "b"]}`: names in order of first appearance, a repeated name
     /// (in any case) as an array; nil when there are none. A header's few names are compared in place, no
     /// table made.
-    private static func headers(_ headers: [HTTPHeader], in folder: @autoclosure () -> String) throws(TreeWritingError) -> JSONValue? {
+    private static func headers(
+        _ headers: [HTTPHeader], in folder: @autoclosure () -> String
+    ) throws(TreeWritingError) -> JSONValue? {
         var written: [(name: String, values: [String])] = []
         for header in headers where !header.isNamed("content-length") && !header.isNamed("transfer-encoding") {
             guard HeadersParser.isToken(header.name) else {
                 throw TreeWritingError(path: folder(), message: "'\(header.name)' is not a valid header name")
             }
             guard !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-                throw TreeWritingError(path: folder(), message: "the value of header '\(header.name)' holds a line break")
+                throw TreeWritingError(
+                    path: folder(), message: "the value of header '\(header.name)' holds a line break")
             }
-            if let index = written.firstIndex(where: { HTTPHeader.name($0.name, equalsCaseInsensitively: header.name) }) {
+            if let index = written.firstIndex(where: { HTTPHeader.name($0.name, equalsCaseInsensitively: header.name) })
+            {
                 written[index].values.append(header.value)
             } else {
                 written.append((header.name, [header.value]))
             }
         }
         guard !written.isEmpty else { return nil }
-        return .object(written.map { JSONMember(key: $0.name, value: $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) })) })
+        return .object(
+            written.map {
+                JSONMember(
+                    key: $0.name,
+                    value: $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) }))
+            })
     }
 }

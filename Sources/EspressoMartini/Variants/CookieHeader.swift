@@ -9,7 +9,8 @@ public enum CookieHeader {
             for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
                 let equals = pair.firstIndex(of: UInt8(ascii: "="))
                 guard trimmed(pair[..<(equals ?? pair.endIndex)]).elementsEqual(name.utf8) else { continue }
-                values.append(equals.map { String(decoding: trimmed(pair[pair.index(after: $0)...]), as: UTF8.self) } ?? "")
+                values.append(
+                    equals.map { String(decoding: trimmed(pair[pair.index(after: $0)...]), as: UTF8.self) } ?? "")
             }
         }
         return values
@@ -17,7 +18,8 @@ public enum CookieHeader {
 
     private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
+        else {
             return bytes[bytes.endIndex...]
         }
         return bytes[first...last]

@@ -66,9 +66,9 @@ struct GraphQLDocumentReader {
     /// After `fragment`: `FragmentName on TypeCondition Directives? SelectionSet`.
     private mutating func readFragmentRest() -> Bool {
         guard case .name(let fragmentName)? = nextToken(), text(fragmentName) != "on",
-              case .name(let on)? = nextToken(), text(on) == "on",
-              case .name? = nextToken(),
-              let token = nextToken()
+            case .name(let on)? = nextToken(), text(on) == "on",
+            case .name? = nextToken(),
+            let token = nextToken()
         else { return false }
         return skipDirectives(from: token) == .punctuator(UInt8(ascii: "{")) && skipGroup(openedBy: UInt8(ascii: "{"))
     }
@@ -134,8 +134,8 @@ struct GraphQLDocumentReader {
         guard let first = byte(at: index) else { return .end }
         switch first {
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "]"),
-             UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
             index += 1
             return .punctuator(first)
         case UInt8(ascii: "."):
@@ -227,7 +227,7 @@ struct GraphQLDocumentReader {
         index += 1
         switch escaped {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return true
         case UInt8(ascii: "u") where byte(at: index) == UInt8(ascii: "{"):
             index += 1
@@ -257,10 +257,12 @@ struct GraphQLDocumentReader {
         index += 3
         while let current = byte(at: index) {
             if current == UInt8(ascii: "\\"), byte(at: index + 1) == UInt8(ascii: "\""),
-               byte(at: index + 2) == UInt8(ascii: "\""), byte(at: index + 3) == UInt8(ascii: "\"") {
+                byte(at: index + 2) == UInt8(ascii: "\""), byte(at: index + 3) == UInt8(ascii: "\"")
+            {
                 index += 4
             } else if current == UInt8(ascii: "\""), byte(at: index + 1) == UInt8(ascii: "\""),
-                      byte(at: index + 2) == UInt8(ascii: "\"") {
+                byte(at: index + 2) == UInt8(ascii: "\"")
+            {
                 index += 3
                 return true
             } else {

@@ -41,7 +41,7 @@ public struct GraphQLOperation: Sendable, Equatable {
     /// nil when the body is not such an object.
     public static func selected(inRequestBody body: JSONValue) -> GraphQLOperation? {
         guard case .object(let members) = body,
-              case .string(let document)? = members.first(where: { $0.key == "query" })?.value
+            case .string(let document)? = members.first(where: { $0.key == "query" })?.value
         else { return nil }
         var operationName: String?
         if case .string(let name)? = members.first(where: { $0.key == "operationName" })?.value { operationName = name }

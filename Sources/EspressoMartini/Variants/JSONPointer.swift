@@ -18,7 +18,10 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
             return
         }
         guard text.utf8.first == UInt8(ascii: "/") else {
-            throw SyntaxError(message: "'\(text)' is not a JSON Pointer: it must be \"\" (the whole document) or start with '/', as in '/\(text)'")
+            throw SyntaxError(
+                message:
+                    "'\(text)' is not a JSON Pointer: it must be \"\" (the whole document) or start with '/', as in '/\(text)'"
+            )
         }
         var tokens: [String] = []
         for raw in text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
@@ -75,8 +78,8 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
     static func arrayIndex(_ token: String) -> Int? {
         let digits = token.utf8
         guard let first = digits.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              first != UInt8(ascii: "0") || digits.count == 1,
-              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            first != UInt8(ascii: "0") || digits.count == 1,
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
         return Int(token)
     }

@@ -21,8 +21,12 @@ extension JSONValue {
         case (.object(let a), .object(let b)):
             // Same count, and each member of one has an equivalent member of the same key in the other.
             return a.count == b.count
-                && a.allSatisfy { member in b.contains { $0.key == member.key && $0.value.isEquivalent(to: member.value) } }
-                && b.allSatisfy { member in a.contains { $0.key == member.key && $0.value.isEquivalent(to: member.value) } }
+                && a.allSatisfy { member in
+                    b.contains { $0.key == member.key && $0.value.isEquivalent(to: member.value) }
+                }
+                && b.allSatisfy { member in
+                    a.contains { $0.key == member.key && $0.value.isEquivalent(to: member.value) }
+                }
         default:
             return false
         }

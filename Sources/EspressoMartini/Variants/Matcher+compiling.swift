@@ -16,8 +16,11 @@ extension Matcher {
             members = objectMembers
         default:
             var message = "a matcher is a string or an object with one of \(Self.keyList), found \(value.kindName)"
-            if context == .json { message += "; to compare with \(value.compactText), write {\"equals\": \(value.compactText)}" }
-            else if value.isScalar { message += "; write \(Self.quoted(value.compactText)) to compare as text" }
+            if context == .json {
+                message += "; to compare with \(value.compactText), write {\"equals\": \(value.compactText)}"
+            } else if value.isScalar {
+                message += "; write \(Self.quoted(value.compactText)) to compare as text"
+            }
             diagnostics.error(file, map.value(path), message)
             return nil
         }
@@ -32,13 +35,17 @@ extension Matcher {
             let memberPath = path + [member.key]
             guard Self.keys.contains(member.key) else {
                 var message = "unknown matcher key '\(member.key)'; a matcher has one of \(Self.keyList)"
-                if let suggestion = Suggestion.closest(to: member.key, among: Self.keys) { message += "; did you mean '\(suggestion)'?" }
+                if let suggestion = Suggestion.closest(to: member.key, among: Self.keys) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
                 diagnostics.error(file, map.key(memberPath), message)
                 failed = true
                 continue
             }
             if let firstKey {
-                diagnostics.error(file, map.key(memberPath), "'\(firstKey)' and '\(member.key)' cannot both be given in one matcher; keep one of them")
+                diagnostics.error(
+                    file, map.key(memberPath),
+                    "'\(firstKey)' and '\(member.key)' cannot both be given in one matcher; keep one of them")
                 failed = true
                 continue
             }

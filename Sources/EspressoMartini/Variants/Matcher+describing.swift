@@ -11,7 +11,8 @@ extension Matcher {
     /// `json "/user/name" is 42, expected a string matching (?i)ada.*`.
     public func mismatch(for value: JSONValue?, subject: String) -> String? {
         guard !holds(for: value) else { return nil }
-        return describe(subject, had: value.map { "is " + Self.shortened($0.compactText) } ?? "", missing: value == nil, json: true)
+        return describe(
+            subject, had: value.map { "is " + Self.shortened($0.compactText) } ?? "", missing: value == nil, json: true)
     }
 
     private func describe(_ subject: String, had: String, missing: Bool, json: Bool) -> String {

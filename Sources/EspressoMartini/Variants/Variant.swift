@@ -9,7 +9,9 @@ public struct Variant: Sendable {
     /// What its sequence does after its last response.
     public let sequence: SequenceMode
 
-    public init(conditions: VariantConditions, when: JSONValue?, responses: Range<Int>, sequence: SequenceMode = .repeatLast) {
+    public init(
+        conditions: VariantConditions, when: JSONValue?, responses: Range<Int>, sequence: SequenceMode = .repeatLast
+    ) {
         self.sequence = sequence
         self.conditions = conditions
         self.when = when

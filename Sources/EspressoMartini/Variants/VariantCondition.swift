@@ -43,7 +43,8 @@ public enum VariantCondition: Sendable {
         case .cookie(let name, let matcher):
             return matcher.mismatch(for: request.cookieValues(name), subject: "cookie " + Matcher.quoted(name))
         case .path(let name, let matcher):
-            return matcher.mismatch(for: request.pathParameter(name).map { [$0] } ?? [], subject: "path " + Matcher.quoted(name))
+            return matcher.mismatch(
+                for: request.pathParameter(name).map { [$0] } ?? [], subject: "path " + Matcher.quoted(name))
         case .body(let matcher):
             if request.bodyTooLarge { return "body " + Self.tooLarge }
             return matcher.mismatch(for: request.bodyText.map { [$0] } ?? [], subject: "body")
@@ -51,7 +52,9 @@ public enum VariantCondition: Sendable {
             let subject = "json " + Matcher.quoted(pointer.text)
             if request.bodyTooLarge { return subject + " " + Self.tooLarge }
             guard let value = request.bodyJSON(at: pointer) else {
-                return subject + (request.bodyText == nil ? " cannot be checked: the request has no body" : " cannot be checked: the body is not JSON")
+                return subject
+                    + (request.bodyText == nil
+                        ? " cannot be checked: the request has no body" : " cannot be checked: the body is not JSON")
             }
             return matcher.mismatch(for: value, subject: subject)
         case .form(let name, let matcher):
@@ -64,7 +67,8 @@ public enum VariantCondition: Sendable {
         case .graphQLType(let type):
             guard let operation = request.graphQLOperation else { return "graphql type " + Self.noGraphQL }
             guard operation.type != type else { return nil }
-            return "graphql type is \(Matcher.quoted(operation.type.rawValue)), expected \(Matcher.quoted(type.rawValue))"
+            return
+                "graphql type is \(Matcher.quoted(operation.type.rawValue)), expected \(Matcher.quoted(type.rawValue))"
         }
     }
 

@@ -10,7 +10,10 @@ extension VariantConditions {
         into diagnostics: inout Diagnostics
     ) -> VariantConditions? {
         guard case .object(let members) = value else {
-            diagnostics.error(file, map.value(path), "'when' must be an object of conditions such as {\"query\": {\"page\": \"2\"}}, found \(value.kindName)")
+            diagnostics.error(
+                file, map.value(path),
+                "'when' must be an object of conditions such as {\"query\": {\"page\": \"2\"}}, found \(value.kindName)"
+            )
             return nil
         }
         var compiler = Compiler(file: file, map: map, pathCaptures: pathCaptures)
@@ -31,15 +34,20 @@ extension VariantConditions {
         mutating func compile(_ member: JSONMember, at path: [String]) {
             switch member.key {
             case "query":
-                forEachName(in: member, at: path, of: "query parameter") { name, matcher in .query(name: name, matcher) }
+                forEachName(in: member, at: path, of: "query parameter") { name, matcher in .query(name: name, matcher)
+                }
             case "headers":
-                forEachName(in: member, at: path, of: "header") { name, matcher in .header(lowercasedName: name.lowercased(), matcher) }
+                forEachName(in: member, at: path, of: "header") { name, matcher in
+                    .header(lowercasedName: name.lowercased(), matcher)
+                }
             case "cookies":
                 forEachName(in: member, at: path, of: "cookie") { name, matcher in .cookie(name: name, matcher) }
             case "form":
                 forEachName(in: member, at: path, of: "form field") { name, matcher in .form(name: name, matcher) }
             case "path":
-                forEachName(in: member, at: path, of: "path parameter", checkingCaptures: true) { name, matcher in .path(name: name, matcher) }
+                forEachName(in: member, at: path, of: "path parameter", checkingCaptures: true) { name, matcher in
+                    .path(name: name, matcher)
+                }
             case "body":
                 if let matcher = matcher(member.value, at: path, in: .text) { conditions.append(.body(matcher)) }
             case "json":
@@ -47,8 +55,11 @@ extension VariantConditions {
             case "graphql":
                 compileGraphQL(member.value, at: path)
             default:
-                var message = "unknown condition '\(member.key)'; 'when' takes \(VariantConditions.list(VariantConditions.keys))"
-                if let suggestion = Suggestion.closest(to: member.key, among: VariantConditions.keys) { message += "; did you mean '\(suggestion)'?" }
+                var message =
+                    "unknown condition '\(member.key)'; 'when' takes \(VariantConditions.list(VariantConditions.keys))"
+                if let suggestion = Suggestion.closest(to: member.key, among: VariantConditions.keys) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
                 diagnostics.error(file, map.key(path), message)
             }
         }
@@ -60,20 +71,26 @@ extension VariantConditions {
             _ condition: (String, Matcher) -> VariantCondition
         ) {
             guard case .object(let entries) = member.value else {
-                diagnostics.error(file, map.value(path), "'\(member.key)' must be an object of \(kind) names to matchers, such as {\"name\": \"value\"}, found \(member.value.kindName)")
+                diagnostics.error(
+                    file, map.value(path),
+                    "'\(member.key)' must be an object of \(kind) names to matchers, such as {\"name\": \"value\"}, found \(member.value.kindName)"
+                )
                 return
             }
             for entry in entries {
                 let entryPath = path + [entry.key]
                 if checkingCaptures, !isCaptured(entry.key, at: entryPath) { continue }
-                if let matcher = matcher(entry.value, at: entryPath, in: .text) { conditions.append(condition(entry.key, matcher)) }
+                if let matcher = matcher(entry.value, at: entryPath, in: .text) {
+                    conditions.append(condition(entry.key, matcher))
+                }
             }
         }
 
         /// Whether the route captures `name`; reports it when not.
         private mutating func isCaptured(_ name: String, at path: [String]) -> Bool {
             guard !pathCaptures.contains(name) else { return true }
-            let captures = pathCaptures.isEmpty
+            let captures =
+                pathCaptures.isEmpty
                 ? "it captures nothing; name a folder {\(name)} or :\(name) to capture it"
                 : "it captures \(VariantConditions.list(pathCaptures))"
             diagnostics.error(file, map.key(path), "the route does not capture '\(name)': \(captures)")
@@ -82,7 +99,10 @@ extension VariantConditions {
 
         private mutating func compileJSON(_ value: JSONValue, at path: [String]) {
             guard case .object(let entries) = value else {
-                diagnostics.error(file, map.value(path), "'json' must be an object of JSON Pointers to matchers, such as {\"/user/name\": \"Ada\"}, found \(value.kindName)")
+                diagnostics.error(
+                    file, map.value(path),
+                    "'json' must be an object of JSON Pointers to matchers, such as {\"/user/name\": \"Ada\"}, found \(value.kindName)"
+                )
                 return
             }
             for entry in entries {
@@ -94,30 +114,46 @@ extension VariantConditions {
                     diagnostics.error(file, map.key(entryPath), error.message)
                     continue
                 }
-                if let matcher = matcher(entry.value, at: entryPath, in: .json) { conditions.append(.json(pointer, matcher)) }
+                if let matcher = matcher(entry.value, at: entryPath, in: .json) {
+                    conditions.append(.json(pointer, matcher))
+                }
             }
         }
 
         private mutating func compileGraphQL(_ value: JSONValue, at path: [String]) {
             guard case .object(let entries) = value else {
-                diagnostics.error(file, map.value(path), "'graphql' must be an object such as {\"operation\": \"GetUser\", \"type\": \"query\"}, found \(value.kindName)")
+                diagnostics.error(
+                    file, map.value(path),
+                    "'graphql' must be an object such as {\"operation\": \"GetUser\", \"type\": \"query\"}, found \(value.kindName)"
+                )
                 return
             }
             for entry in entries {
                 let entryPath = path + [entry.key]
                 switch entry.key {
                 case "operation":
-                    if let matcher = matcher(entry.value, at: entryPath, in: .text) { conditions.append(.graphQLOperation(matcher)) }
+                    if let matcher = matcher(entry.value, at: entryPath, in: .text) {
+                        conditions.append(.graphQLOperation(matcher))
+                    }
                 case "type":
-                    guard case .string(let text) = entry.value, let type = GraphQLOperation.OperationType(rawValue: text) else {
-                        let found = if case .string(let text) = entry.value { Matcher.quoted(text) } else { entry.value.kindName }
-                        diagnostics.error(file, map.value(entryPath), "'type' must be \"query\", \"mutation\" or \"subscription\", found \(found)")
+                    guard case .string(let text) = entry.value,
+                        let type = GraphQLOperation.OperationType(rawValue: text)
+                    else {
+                        let found =
+                            if case .string(let text) = entry.value { Matcher.quoted(text) } else {
+                                entry.value.kindName
+                            }
+                        diagnostics.error(
+                            file, map.value(entryPath),
+                            "'type' must be \"query\", \"mutation\" or \"subscription\", found \(found)")
                         continue
                     }
                     conditions.append(.graphQLType(type))
                 default:
                     var message = "unknown key '\(entry.key)' in 'graphql'; it takes 'operation' and 'type'"
-                    if let suggestion = Suggestion.closest(to: entry.key, among: VariantConditions.graphQLKeys) { message += "; did you mean '\(suggestion)'?" }
+                    if let suggestion = Suggestion.closest(to: entry.key, among: VariantConditions.graphQLKeys) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
                     diagnostics.error(file, map.key(entryPath), message)
                 }
             }

@@ -24,7 +24,8 @@ public struct CommandDefinition: Sendable {
         name: String, abstract: String, discussion: String = "", options: [OptionDefinition] = [],
         positionals: [PositionalArgument] = [], subcommands: [CommandDefinition] = [], make: Make?
     ) {
-        precondition(!positionals.drop { $0.isRequired }.contains { $0.isRequired }, "required positional arguments come first")
+        precondition(
+            !positionals.drop { $0.isRequired }.contains { $0.isRequired }, "required positional arguments come first")
         self.positionals = positionals
         self.name = name
         self.abstract = abstract
@@ -41,7 +42,8 @@ public struct CommandDefinition: Sendable {
     /// `program help [COMMAND]`: built in like `--help`, offered by the completion scripts but not listed on
     /// the root's help page (as with swift-argument-parser).
     var helpCommand: CommandDefinition {
-        CommandDefinition(name: Self.helpCommandName, abstract: "Show subcommand help information.", make: nil).placed(under: name)
+        CommandDefinition(name: Self.helpCommandName, abstract: "Show subcommand help information.", make: nil).placed(
+            under: name)
     }
 
     public var isRoot: Bool { programName == nil }
@@ -61,7 +63,9 @@ public struct CommandDefinition: Sendable {
 
     public func subcommand(named name: String) -> CommandDefinition? { commandsAccepted.first { $0.name == name } }
 
-    public func option(spelled spelling: String) -> OptionDefinition? { options.first { $0.spellings.contains(spelling) } }
+    public func option(spelled spelling: String) -> OptionDefinition? {
+        options.first { $0.spellings.contains(spelling) }
+    }
 
     /// `espressomartini run [--configuration <file>] … [--log-level <level>]`, `espressomartini <subcommand>`.
     public var usage: String {

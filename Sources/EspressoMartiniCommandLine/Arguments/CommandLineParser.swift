@@ -19,7 +19,9 @@ public struct CommandLineParser: Sendable {
         // `help --help` describes the program, as it always did.
         if parsed.isSet(.helpFlag) { return .help(command.isHelp ? root : command) }
         if parsed.isSet(.versionFlag) { return .version }
-        if let shell = parsed.text(.generateCompletionScript) { return .completionScript(try CompletionShell.named(shell, in: command)) }
+        if let shell = parsed.text(.generateCompletionScript) {
+            return .completionScript(try CompletionShell.named(shell, in: command))
+        }
         if let unexpected { throw unexpected }
         if let missing = command.positionals.dropFirst(parsed.words.count).first(where: \.isRequired) {
             throw .missingArgument(missing, in: command)
@@ -39,7 +41,9 @@ public struct CommandLineParser: Sendable {
 
     /// The options and words of `command`, and the first unknown option or stray word (which `--help` and
     /// `--version` still override). Throws at the first missing or malformed value.
-    private func read(_ arguments: ArraySlice<String>, for command: CommandDefinition) throws(UsageError) -> (ParsedArguments, UsageError?) {
+    private func read(
+        _ arguments: ArraySlice<String>, for command: CommandDefinition
+    ) throws(UsageError) -> (ParsedArguments, UsageError?) {
         var arguments = arguments
         var parsed = ParsedArguments()
         var unexpected: UsageError?
@@ -72,13 +76,17 @@ public struct CommandLineParser: Sendable {
             let value: String
             if let attachedValue, !attachedValue.isEmpty {
                 value = attachedValue
-            } else if attachedValue == nil, let next = arguments.first, option.kind.takesValueStartingWithDash || !next.hasPrefix("-") {
+            } else if attachedValue == nil, let next = arguments.first,
+                option.kind.takesValueStartingWithDash || !next.hasPrefix("-")
+            {
                 value = next
                 arguments.removeFirst()
             } else {
                 throw .missingValue(for: option, in: command)
             }
-            guard let converted = Self.convert(value, to: option.kind) else { throw .invalidValue(value, for: option, in: command) }
+            guard let converted = Self.convert(value, to: option.kind) else {
+                throw .invalidValue(value, for: option, in: command)
+            }
             parsed.set(option, to: converted)
         }
         return (parsed, unexpected)
@@ -98,7 +106,8 @@ public struct CommandLineParser: Sendable {
     private static func integerRange(_ value: String) -> ParsedArguments.Value? {
         if let single = Int(value) { return .integerRange(single, single) }
         guard let dash = value.dropFirst().firstIndex(of: "-"), let first = Int(value[..<dash]),
-              let last = Int(value[value.index(after: dash)...]) else { return nil }
+            let last = Int(value[value.index(after: dash)...])
+        else { return nil }
         return .integerRange(first, last)
     }
 }

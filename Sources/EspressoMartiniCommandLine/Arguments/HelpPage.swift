@@ -33,21 +33,23 @@ public struct HelpPage: Sendable {
         }
         var page = wrapped(overview) + "\n\n" + "USAGE: \(command.usage)\n\n" + sections.joined(separator: "\n")
         if !command.subcommands.isEmpty {
-            page += "\n  See '\(command.invocation) \(CommandDefinition.helpCommandName) <subcommand>' for detailed help."
+            page +=
+                "\n  See '\(command.invocation) \(CommandDefinition.helpCommandName) <subcommand>' for detailed help."
         }
         return page
     }
 
     /// `OPTIONS:` and one entry per label, each ending with a newline.
     private func section(_ title: String, _ entries: [(label: String, description: String)]) -> String {
-        "\(title):\n" + entries.map { entry in
-            let label = Self.labelIndent + entry.label
-            let description = wrapped(entry.description, indent: Self.descriptionColumn)
-            if label.count < Self.descriptionColumn {
-                return label + description.dropFirst(label.count) + "\n"
-            }
-            return label + "\n" + description + "\n"
-        }.joined()
+        "\(title):\n"
+            + entries.map { entry in
+                let label = Self.labelIndent + entry.label
+                let description = wrapped(entry.description, indent: Self.descriptionColumn)
+                if label.count < Self.descriptionColumn {
+                    return label + description.dropFirst(label.count) + "\n"
+                }
+                return label + "\n" + description + "\n"
+            }.joined()
     }
 
     /// `text` in lines shorter than the width, each indented by `indent` spaces: breaks at the last space that

@@ -33,16 +33,19 @@ public struct OptionDefinition: Sendable {
 
     public static func flag(_ name: String, shortName: Character? = nil, help: String) -> OptionDefinition {
         OptionDefinition(
-            name: name, shortName: shortName, kind: .flag, valueName: nil, help: help, completion: .nothing, isHidden: false, isRepeatable: false
+            name: name, shortName: shortName, kind: .flag, valueName: nil, help: help, completion: .nothing,
+            isHidden: false, isRepeatable: false
         )
     }
 
     public static func option(
-        _ name: String, _ kind: Kind = .text, valueName: String, help: String, completion: ValueCompletion = .nothing, isHidden: Bool = false,
+        _ name: String, _ kind: Kind = .text, valueName: String, help: String, completion: ValueCompletion = .nothing,
+        isHidden: Bool = false,
         isRepeatable: Bool = false
     ) -> OptionDefinition {
         OptionDefinition(
-            name: name, shortName: nil, kind: kind, valueName: valueName, help: help, completion: completion, isHidden: isHidden,
+            name: name, shortName: nil, kind: kind, valueName: valueName, help: help, completion: completion,
+            isHidden: isHidden,
             isRepeatable: isRepeatable
         )
     }

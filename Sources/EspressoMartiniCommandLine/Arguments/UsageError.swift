@@ -35,12 +35,19 @@ public struct UsageError: Error, Sendable {
         UsageError(message: "Missing value for '\(option.synopsis)'", command: command, option: option)
     }
 
-    public static func invalidValue(_ value: String, for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
-        UsageError(message: "The value '\(value)' is invalid for '\(option.synopsis)'", command: command, option: option)
+    public static func invalidValue(
+        _ value: String, for option: OptionDefinition, in command: CommandDefinition
+    ) -> UsageError {
+        UsageError(
+            message: "The value '\(value)' is invalid for '\(option.synopsis)'", command: command, option: option)
     }
 
-    public static func unwantedValue(_ value: String, for option: OptionDefinition, in command: CommandDefinition) -> UsageError {
-        UsageError(message: "The option '\(option.longSpelling)' does not take any value, but '\(value)' was specified.", command: command)
+    public static func unwantedValue(
+        _ value: String, for option: OptionDefinition, in command: CommandDefinition
+    ) -> UsageError {
+        UsageError(
+            message: "The option '\(option.longSpelling)' does not take any value, but '\(value)' was specified.",
+            command: command)
     }
 
     /// What standard error shows, as swift-argument-parser wrote it:

@@ -49,12 +49,15 @@ struct BashCompletionScript {
         if !valueOptions.isEmpty {
             lines.append("        case $previous in")
             for option in valueOptions {
-                lines.append("            \(option.longSpelling)) \(positionalCompletion(option.completion) ?? "")return ;;")
+                lines.append(
+                    "            \(option.longSpelling)) \(positionalCompletion(option.completion) ?? "")return ;;")
             }
             lines.append("        esac")
         }
         lines += positionalCase(command, valueOptions: valueOptions)
-        let words = CompletionShell.commands(after: command, root: root).map(\.name) + command.visibleOptions.flatMap(\.spellings)
+        let words =
+            CompletionShell.commands(after: command, root: root).map(\.name)
+            + command.visibleOptions.flatMap(\.spellings)
         lines.append(#"        _\#(program)_words "$current" \#(ShellQuoting.posix(ShellQuoting.wordList(words)))"#)
         lines.append("        ;;")
         return lines.map { $0 + "\n" }.joined()
@@ -77,7 +80,8 @@ struct BashCompletionScript {
         ]
         if !valueOptions.isEmpty {
             let spellings = valueOptions.flatMap(\.spellings).joined(separator: "|")
-            lines.append(#"                    \#(spellings)) [[ ${COMP_WORDS[index+1]} == = ]] && ((index++)); ((index++)) ;;"#)
+            lines.append(
+                #"                    \#(spellings)) [[ ${COMP_WORDS[index+1]} == = ]] && ((index++)); ((index++)) ;;"#)
         }
         lines += [
             "                    -*|=) ;;",

@@ -7,7 +7,8 @@ public enum CompletionShell: String, CaseIterable, Sendable {
         guard let shell = CompletionShell(rawValue: name) else {
             let names = allCases.map(\.rawValue).joined(separator: " ")
             throw UsageError(
-                message: "Can't generate completion scripts for '\(name)'.\nPlease use --generate-completion-script=<shell> with one of:\n    \(names)",
+                message:
+                    "Can't generate completion scripts for '\(name)'.\nPlease use --generate-completion-script=<shell> with one of:\n    \(names)",
                 command: command
             )
         }

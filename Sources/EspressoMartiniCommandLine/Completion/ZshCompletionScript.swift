@@ -24,7 +24,10 @@ struct ZshCompletionScript {
     /// rest of the line.
     private func rootFunction() -> String {
         let commands = CompletionShell.commands(after: root, root: root)
-        let specs = root.visibleOptions.map(optionSpec) + [ShellQuoting.posix("(-): :->command"), ShellQuoting.posix("(-)*:: :->argument")]
+        let specs =
+            root.visibleOptions.map(optionSpec) + [
+                ShellQuoting.posix("(-): :->command"), ShellQuoting.posix("(-)*:: :->argument"),
+            ]
         let descriptions = commands.map { ShellQuoting.posix(escaped($0.name) + ":" + $0.abstract) }
         let cases = commands.map { "\($0.name)) \(functionName($0)) && ret=0 ;;" }
         return """
@@ -57,7 +60,9 @@ struct ZshCompletionScript {
     private func commandFunction(_ command: CommandDefinition) -> String {
         var specs = command.visibleOptions.map(optionSpec)
         let following = CompletionShell.commands(after: command, root: root)
-        if !following.isEmpty { specs.append(ShellQuoting.posix(":command:(\(ShellQuoting.wordList(following.map(\.name))))")) }
+        if !following.isEmpty {
+            specs.append(ShellQuoting.posix(":command:(\(ShellQuoting.wordList(following.map(\.name))))"))
+        }
         for positional in command.positionals {
             let colons = positional.isRequired ? ":" : "::"
             specs.append(ShellQuoting.posix("\(colons)\(escaped(positional.name)):\(action(positional.completion))"))
@@ -83,7 +88,8 @@ struct ZshCompletionScript {
         let description = "[\(escaped(option.help))]" + value
         if let shortName = option.shortName {
             let short = "-\(shortName)"
-            return ShellQuoting.posix("(\(short) \(option.longSpelling))") + "{\(short),\(option.longSpelling)}" + ShellQuoting.posix(description)
+            return ShellQuoting.posix("(\(short) \(option.longSpelling))") + "{\(short),\(option.longSpelling)}"
+                + ShellQuoting.posix(description)
         }
         return ShellQuoting.posix(option.longSpelling + (option.kind == .flag ? "" : "=") + description)
     }

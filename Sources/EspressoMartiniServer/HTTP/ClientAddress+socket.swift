@@ -28,7 +28,9 @@ extension ClientAddress {
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
             inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
             text.withUnsafeBufferPointer { text in
-                text.withMemoryRebound(to: UInt8.self) { body(UnsafeBufferPointer(rebasing: $0[..<strlen(text.baseAddress!)])) }
+                text.withMemoryRebound(to: UInt8.self) {
+                    body(UnsafeBufferPointer(rebasing: $0[..<strlen(text.baseAddress!)]))
+                }
             }
             return bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
         default:
@@ -37,7 +39,9 @@ extension ClientAddress {
     }
 
     /// `a.b.c.d`, the address's bytes in network order.
-    private static func writeIPv4(_ address: (UInt8, UInt8, UInt8, UInt8), _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+    private static func writeIPv4(
+        _ address: (UInt8, UInt8, UInt8, UInt8), _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
             var count = 0
             func put(_ part: UInt8, dot: Bool) {

@@ -24,14 +24,16 @@ struct ConnectionHeaders: RequestHeaderReader, @unchecked Sendable {
     /// Packs the headers as libmicrohttpd walks them: one pass, each appended by the C callback.
     func pack(into packed: inout [UInt8]) {
         withUnsafeMutablePointer(to: &packed) { pointer in
-            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
-                guard let cls, let name else { return .YES }
-                let packed = cls.assumingMemoryBound(to: [UInt8].self)
-                let nameBytes = UnsafeRawBufferPointer(start: name, count: nameSize)
-                let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
-                RequestHeaders.pack(nameBytes, valueBytes, into: &packed.pointee)
-                return .YES
-            }, pointer)
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { cls, _, name, nameSize, value, valueSize in
+                    guard let cls, let name else { return .YES }
+                    let packed = cls.assumingMemoryBound(to: [UInt8].self)
+                    let nameBytes = UnsafeRawBufferPointer(start: name, count: nameSize)
+                    let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+                    RequestHeaders.pack(nameBytes, valueBytes, into: &packed.pointee)
+                    return .YES
+                }, pointer)
         }
     }
 
@@ -43,20 +45,26 @@ struct ConnectionHeaders: RequestHeaderReader, @unchecked Sendable {
         withUnsafeTemporaryAllocation(of: Field.self, capacity: total) { fields in
             var gathering = Gathering(fields: fields.baseAddress!, capacity: total)
             withUnsafeMutablePointer(to: &gathering) { pointer in
-                _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
-                    guard let gathering = cls?.assumingMemoryBound(to: Gathering.self), let name,
-                          gathering.pointee.count < gathering.pointee.capacity else { return .NO }
-                    (gathering.pointee.fields + gathering.pointee.count).initialize(
-                        to: Field(name: name, nameSize: nameSize, value: value, valueSize: value == nil ? 0 : valueSize)
-                    )
-                    gathering.pointee.count += 1
-                    return .YES
-                }, pointer)
+                _ = MHD_get_connection_values_n(
+                    connection, .HEADER_KIND,
+                    { cls, _, name, nameSize, value, valueSize in
+                        guard let gathering = cls?.assumingMemoryBound(to: Gathering.self), let name,
+                            gathering.pointee.count < gathering.pointee.capacity
+                        else { return .NO }
+                        (gathering.pointee.fields + gathering.pointee.count).initialize(
+                            to: Field(
+                                name: name, nameSize: nameSize, value: value, valueSize: value == nil ? 0 : valueSize)
+                        )
+                        gathering.pointee.count += 1
+                        return .YES
+                    }, pointer)
             }
             for field in UnsafeBufferPointer(start: fields.baseAddress, count: gathering.count) {
                 let name = UnsafeRawPointer(field.name).assumingMemoryBound(to: UInt8.self)
                 let value = field.value.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
-                body(UnsafeBufferPointer(start: name, count: field.nameSize), UnsafeBufferPointer(start: value, count: field.valueSize))
+                body(
+                    UnsafeBufferPointer(start: name, count: field.nameSize),
+                    UnsafeBufferPointer(start: value, count: field.valueSize))
             }
         }
     }

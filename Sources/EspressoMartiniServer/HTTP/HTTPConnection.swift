@@ -44,7 +44,9 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
     func header(named name: UnsafeBufferPointer<CChar>) -> UnsafeBufferPointer<UInt8>? {
         var value: UnsafePointer<CChar>?
         var size = 0
-        guard MHD_lookup_connection_value_n(raw, .HEADER_KIND, name.baseAddress, name.count - 1, &value, &size) == .YES, let value else {
+        guard MHD_lookup_connection_value_n(raw, .HEADER_KIND, name.baseAddress, name.count - 1, &value, &size) == .YES,
+            let value
+        else {
             return nil
         }
         return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: size)

@@ -38,10 +38,13 @@ final class HTTPDaemon: @unchecked Sendable {
         for loop in loops {
             let box = HandlerBox(handler, loop: loop)
             let descriptor = dup(socket)
-            let started = descriptor >= 0 ? Self.start(
-                flags: flags, socket: descriptor, connectionTimeout: connectionTimeout,
-                connectionLimit: max(1, connectionLimit / loops.count), box: box, tlsCertificateCallback: tlsCertificateCallback
-            ) : nil
+            let started =
+                descriptor >= 0
+                ? Self.start(
+                    flags: flags, socket: descriptor, connectionTimeout: connectionTimeout,
+                    connectionLimit: max(1, connectionLimit / loops.count), box: box,
+                    tlsCertificateCallback: tlsCertificateCallback
+                ) : nil
             guard let raw = started, loop.start(driving: DrivenDaemon(raw: raw)) else {
                 if let started { MHD_stop_daemon(started) } else if descriptor >= 0 { close(descriptor) }
                 for (loop, raw) in zip(loops, daemons) {
@@ -61,12 +64,14 @@ final class HTTPDaemon: @unchecked Sendable {
     }
 
     private static func start(
-        flags: UInt32, socket: Int32, connectionTimeout: Int, connectionLimit: Int, box: HandlerBox, tlsCertificateCallback: UnsafeMutableRawPointer?
+        flags: UInt32, socket: Int32, connectionTimeout: Int, connectionLimit: Int, box: HandlerBox,
+        tlsCertificateCallback: UnsafeMutableRawPointer?
     ) -> OpaquePointer? {
         // Unretained: the daemon keeps its box as long as libmicrohttpd runs.
         em_start_daemon(
             flags, socket, UInt32(connectionTimeout), UInt32(connectionLimit), ConnectionMemory.bytes,
-            accessHandler, completedHandler, requestStartHandler, Unmanaged.passUnretained(box).toOpaque(), tlsCertificateCallback
+            accessHandler, completedHandler, requestStartHandler, Unmanaged.passUnretained(box).toOpaque(),
+            tlsCertificateCallback
         )
     }
 
@@ -97,18 +102,25 @@ final class HTTPDaemon: @unchecked Sendable {
     // The C callbacks, on a loop's thread: `cls` is the handler's box, `con_cls` holds a
     // retained `RequestState` per request, from the request line to the completion notice.
 
-    private static let requestStartHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
-        guard let cls else { return nil }
-        return Unmanaged.passRetained(box(cls).handler.requestStarted(uri: uri)).toOpaque()
-    }
+    private static let requestStartHandler:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+            cls, uri, _ in
+            guard let cls else { return nil }
+            return Unmanaged.passRetained(box(cls).handler.requestStarted(uri: uri)).toOpaque()
+        }
 
-    private static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
-        guard let cls, let connection, let url, let method, let uploadSize, let raw = context?.pointee else { return .NO }
+    private static let accessHandler: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, upload, uploadSize, context in
+        guard let cls, let connection, let url, let method, let uploadSize, let raw = context?.pointee else {
+            return .NO
+        }
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         let body = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
         uploadSize.pointee = 0  // consumed: bodies are never buffered whole
         let box = box(cls)
-        return box.handler.received(state, on: HTTPConnection(raw: connection, loop: box.loop), url: url, method: method, body: body) ? .YES : .NO
+        return box.handler.received(
+            state, on: HTTPConnection(raw: connection, loop: box.loop), url: url, method: method, body: body)
+            ? .YES : .NO
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, _ in

@@ -20,7 +20,8 @@ final class HTTPResponse: @unchecked Sendable {
     /// A response sending a copy of `bytes`; nil when libmicrohttpd cannot make it (out of memory).
     convenience init?(copying bytes: [UInt8], headers: [HTTPHeader]) {
         let made = bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
         self.init(made, headers: headers)
     }
@@ -39,7 +40,8 @@ final class HTTPResponse: @unchecked Sendable {
     convenience init?(sharing buffer: UnsafeRawBufferPointer, owner: AnyObject, headers: [HTTPHeader]) {
         let retained = Unmanaged.passRetained(owner)
         let made = MHD_create_response_from_buffer_with_free_callback_cls(
-            buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), { owner in
+            buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+            { owner in
                 Unmanaged<AnyObject>.fromOpaque(owner!).release()
             }, retained.toOpaque()
         )
@@ -62,21 +64,24 @@ final class HTTPResponse: @unchecked Sendable {
     /// libmicrohttpd is done with it (or at once when the response cannot be made).
     convenience init?(size: UInt64?, blockSize: Int, source: BodySource, headers: [HTTPHeader]) {
         let context = Unmanaged.passRetained(source)
-        let made = MHD_create_response_from_callback(size ?? UInt64.max  /* MHD_SIZE_UNKNOWN */, blockSize, { context, position, buffer, room in
-            let source = Unmanaged<BodySource>.fromOpaque(context!).takeUnretainedValue()
-            guard let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
-            switch source.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: room)) {
-            case .bytes(let count): return count
-            // Returning no bytes is allowed with the connection suspended: libmicrohttpd asks again once
-            // it is resumed (without the suspension it would spin).
-            case .suspended: return 0
-            case .endOfBody: return MHD_CONTENT_READER_END_OF_STREAM
-            case .broken: return MHD_CONTENT_READER_END_WITH_ERROR
-            }
-        }, context.toOpaque(), { context in
-            let source = Unmanaged<BodySource>.fromOpaque(context!).takeRetainedValue()
-            source.closed()
-        })
+        let made = MHD_create_response_from_callback(
+            size ?? UInt64.max /* MHD_SIZE_UNKNOWN */, blockSize,
+            { context, position, buffer, room in
+                let source = Unmanaged<BodySource>.fromOpaque(context!).takeUnretainedValue()
+                guard let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
+                switch source.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: room)) {
+                case .bytes(let count): return count
+                // Returning no bytes is allowed with the connection suspended: libmicrohttpd asks again once
+                // it is resumed (without the suspension it would spin).
+                case .suspended: return 0
+                case .endOfBody: return MHD_CONTENT_READER_END_OF_STREAM
+                case .broken: return MHD_CONTENT_READER_END_WITH_ERROR
+                }
+            }, context.toOpaque(),
+            { context in
+                let source = Unmanaged<BodySource>.fromOpaque(context!).takeRetainedValue()
+                source.closed()
+            })
         if made == nil {
             context.release()
             source.closed()
@@ -98,12 +103,15 @@ final class HTTPResponse: @unchecked Sendable {
     var headers: [HTTPHeader] {
         final class Found { var headers: [HTTPHeader] = [] }
         let found = Found()
-        _ = MHD_get_response_headers(raw, { cls, _, name, value in
-            guard let cls, let name else { return .YES }
-            let found = Unmanaged<Found>.fromOpaque(cls).takeUnretainedValue()
-            found.headers.append(HTTPHeader(name: String(cString: name), value: value.map { String(cString: $0) } ?? ""))
-            return .YES
-        }, Unmanaged.passUnretained(found).toOpaque())
+        _ = MHD_get_response_headers(
+            raw,
+            { cls, _, name, value in
+                guard let cls, let name else { return .YES }
+                let found = Unmanaged<Found>.fromOpaque(cls).takeUnretainedValue()
+                found.headers.append(
+                    HTTPHeader(name: String(cString: name), value: value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, Unmanaged.passUnretained(found).toOpaque())
         return found.headers
     }
 }

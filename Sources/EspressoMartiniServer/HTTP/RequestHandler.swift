@@ -5,7 +5,8 @@ protocol RequestHandler: AnyObject, Sendable {
     func requestStarted(uri: UnsafePointer<CChar>?) -> RequestState
     /// False closes the connection without an answer.
     func received(
-        _ state: RequestState, on connection: HTTPConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, body: UnsafeRawBufferPointer
+        _ state: RequestState, on connection: HTTPConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        body: UnsafeRawBufferPointer
     ) -> Bool
     func requestCompleted(_ state: RequestState)
 }

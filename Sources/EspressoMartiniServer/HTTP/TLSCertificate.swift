@@ -15,7 +15,10 @@ final class TLSCertificate: @unchecked Sendable {
     /// Certificates beyond this many in one file (intermediates) are refused.
     private static let chainLimit = 16
 
-    private init(files: TLSFiles, pem: [UInt8], chain: UnsafeMutablePointer<gnutls_pcert_st>, chainLength: UInt32, key: gnutls_privkey_t) {
+    private init(
+        files: TLSFiles, pem: [UInt8], chain: UnsafeMutablePointer<gnutls_pcert_st>, chainLength: UInt32,
+        key: gnutls_privkey_t
+    ) {
         self.files = files
         self.pem = pem
         self.chain = chain
@@ -40,22 +43,28 @@ final class TLSCertificate: @unchecked Sendable {
         let chain = UnsafeMutablePointer<gnutls_pcert_st>.allocate(capacity: chainLimit)
         var chainLength = UInt32(chainLimit)
         let chainStatus = withDatum(&certificatePEM) { datum in
-            gnutls_pcert_list_import_x509_raw(chain, &chainLength, &datum, GNUTLS_X509_FMT_PEM, GNUTLS_X509_CRT_LIST_IMPORT_FAIL_IF_EXCEED.rawValue)
+            gnutls_pcert_list_import_x509_raw(
+                chain, &chainLength, &datum, GNUTLS_X509_FMT_PEM, GNUTLS_X509_CRT_LIST_IMPORT_FAIL_IF_EXCEED.rawValue)
         }
         if chainStatus < 0 {
             chainLength = 0
-            diagnostics.error(files.certificate, nil, "the TLS certificate is not a PEM certificate (\(message(chainStatus)))")
+            diagnostics.error(
+                files.certificate, nil, "the TLS certificate is not a PEM certificate (\(message(chainStatus)))")
         }
         var key: gnutls_privkey_t?
         var keyStatus = gnutls_privkey_init(&key)
         if keyStatus >= 0 {
-            keyStatus = withDatum(&keyPEM) { datum in gnutls_privkey_import_x509_raw(key, &datum, GNUTLS_X509_FMT_PEM, nil, 0) }
+            keyStatus = withDatum(&keyPEM) { datum in
+                gnutls_privkey_import_x509_raw(key, &datum, GNUTLS_X509_FMT_PEM, nil, 0)
+            }
         }
         if keyStatus < 0 {
-            diagnostics.error(files.key, nil, "the TLS key is not an unencrypted PEM private key (\(message(keyStatus)))")
+            diagnostics.error(
+                files.key, nil, "the TLS key is not an unencrypted PEM private key (\(message(keyStatus)))")
         }
         if chainStatus >= 0, keyStatus >= 0, let mismatch = mismatch(certificatePEM, keyPEM) {
-            diagnostics.error(files.certificate, nil, "the TLS certificate does not match the key \(files.key) (\(mismatch))")
+            diagnostics.error(
+                files.certificate, nil, "the TLS certificate does not match the key \(files.key) (\(mismatch))")
         }
         guard !diagnostics.hasErrors, let key else {
             for index in 0..<Int(chainLength) { gnutls_pcert_deinit(chain + index) }
@@ -63,7 +72,11 @@ final class TLSCertificate: @unchecked Sendable {
             if let key { gnutls_privkey_deinit(key) }
             return (nil, diagnostics)
         }
-        return (TLSCertificate(files: files, pem: certificatePEM + keyPEM, chain: chain, chainLength: chainLength, key: key), diagnostics)
+        return (
+            TLSCertificate(
+                files: files, pem: certificatePEM + keyPEM, chain: chain, chainLength: chainLength, key: key),
+            diagnostics
+        )
     }
 
     private static func read(_ path: String, what: String, into diagnostics: inout Diagnostics) -> [UInt8]? {
@@ -82,7 +95,9 @@ final class TLSCertificate: @unchecked Sendable {
         defer { gnutls_certificate_free_credentials(credentials) }
         var certificatePEM = certificatePEM, keyPEM = keyPEM
         let status = withDatum(&certificatePEM) { certificate in
-            withDatum(&keyPEM) { key in gnutls_certificate_set_x509_key_mem2(credentials, &certificate, &key, GNUTLS_X509_FMT_PEM, nil, 0) }
+            withDatum(&keyPEM) { key in
+                gnutls_certificate_set_x509_key_mem2(credentials, &certificate, &key, GNUTLS_X509_FMT_PEM, nil, 0)
+            }
         }
         return status < 0 ? message(status) : nil
     }

@@ -18,14 +18,16 @@ enum TLSHandshakeCertificate {
     static var current: TLSCertificate? { installed.withLock { $0.last } }
 
     /// A `gnutls_certificate_retrieve_function2`, for libmicrohttpd's `MHD_OPTION_HTTPS_CERT_CALLBACK`.
-    static let callback: @convention(c) (
-        gnutls_session_t?, UnsafePointer<gnutls_datum_t>?, Int32, UnsafePointer<gnutls_pk_algorithm_t>?, Int32,
-        UnsafeMutablePointer<UnsafeMutablePointer<gnutls_pcert_st>?>?, UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<gnutls_privkey_t?>?
-    ) -> Int32 = { _, _, _, _, _, chain, chainLength, key in
-        guard let certificate = current, let chain, let chainLength, let key else { return -1 }
-        chain.pointee = certificate.chain
-        chainLength.pointee = certificate.chainLength
-        key.pointee = certificate.key
-        return 0
-    }
+    static let callback:
+        @convention(c) (
+            gnutls_session_t?, UnsafePointer<gnutls_datum_t>?, Int32, UnsafePointer<gnutls_pk_algorithm_t>?, Int32,
+            UnsafeMutablePointer<UnsafeMutablePointer<gnutls_pcert_st>?>?, UnsafeMutablePointer<UInt32>?,
+            UnsafeMutablePointer<gnutls_privkey_t?>?
+        ) -> Int32 = { _, _, _, _, _, chain, chainLength, key in
+            guard let certificate = current, let chain, let chainLength, let key else { return -1 }
+            chain.pointee = certificate.chain
+            chainLength.pointee = certificate.chainLength
+            key.pointee = certificate.key
+            return 0
+        }
 }

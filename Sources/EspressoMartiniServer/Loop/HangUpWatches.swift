@@ -31,7 +31,9 @@ final class HangUpWatches {
         let token = EventToken.hangUp | (nextToken & ~EventToken.ownerMask)
         let events = EventPoll.peerClosed | EventPoll.once
         // A connection kept alive may have been watched for an earlier answer: its entry is armed again.
-        guard poll.watch(socket, for: events, token: token) || poll.modify(socket, for: events, token: token) else { return }
+        guard poll.watch(socket, for: events, token: token) || poll.modify(socket, for: events, token: token) else {
+            return
+        }
         if let earlier = tokens.updateValue(token, forKey: ObjectIdentifier(listener)) { listeners[earlier] = nil }
         listeners[token] = listener
     }

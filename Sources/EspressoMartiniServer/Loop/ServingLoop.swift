@@ -54,7 +54,8 @@ final class ServingLoop: EventLoop, @unchecked Sendable {
     /// Starts the thread driving `daemon`; false when its epoll set cannot be watched.
     func start(driving daemon: DrivenDaemon) -> Bool {
         guard poll.watch(daemon.epollDescriptor, for: EventPoll.readable, token: EventToken.daemon),
-              poll.alsoWakeWaitersOf(daemon.epollDescriptor) else { return false }
+            poll.alsoWakeWaitersOf(daemon.epollDescriptor)
+        else { return false }
         commands.withLock { $0.loopEnded = false }
         thread = SystemThread { [self] in run(daemon) }
         return true
@@ -111,7 +112,8 @@ final class ServingLoop: EventLoop, @unchecked Sendable {
         owner.store(UInt(pthread_self()), ordering: .relaxed)
         running.store(true, ordering: .releasing)
         let pending = { [self] in
-            resumedElsewhere.exchange(false, ordering: .sequentiallyConsistent) || hasCommands.load(ordering: .sequentiallyConsistent)
+            resumedElsewhere.exchange(false, ordering: .sequentiallyConsistent)
+                || hasCommands.load(ordering: .sequentiallyConsistent)
         }
         while true {
             runCommands()
@@ -140,11 +142,15 @@ final class ServingLoop: EventLoop, @unchecked Sendable {
         // Work queued meanwhile runs now, and later work on the caller's thread.
         running.store(false, ordering: .releasing)
         owner.store(0, ordering: .relaxed)
-        for work in commands.withLock({ commands in defer { commands.work.removeAll(); commands.loopEnded = true }; return commands.work }) { work() }
+        for work in commands.withLock({ commands in
+            defer { commands.work.removeAll(); commands.loopEnded = true }; return commands.work
+        }) { work() }
     }
 
     private func runCommands() {
         guard hasCommands.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        for work in commands.withLock({ commands in defer { commands.work.removeAll() }; return commands.work }) { work() }
+        for work in commands.withLock({ commands in
+            defer { commands.work.removeAll() }; return commands.work
+        }) { work() }
     }
 }

@@ -29,7 +29,8 @@ struct ByteQueue {
         let wanted = min(buffer.count, limit, count)
         while written < wanted, let piece = first {
             let take = min(wanted - written, piece.count - offset)
-            buffer.baseAddress!.advanced(by: written).copyMemory(from: piece.baseAddress!.advanced(by: offset), byteCount: take)
+            buffer.baseAddress!.advanced(by: written).copyMemory(
+                from: piece.baseAddress!.advanced(by: offset), byteCount: take)
             written += take
             offset += take
             if offset == piece.count { dropFirst() }

@@ -12,7 +12,9 @@ import Glibc
 /// target (beyond, the client's connection is suspended until the target has taken them down to
 /// `lowWater`), and at most `highWater` bytes of the answer wait for the client (beyond, the transfer stops
 /// receiving until the client has taken them down to `lowWater`), so an answer of any size passes.
-final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferReceiver, HangUpListener, @unchecked Sendable {
+final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferReceiver, HangUpListener,
+    @unchecked Sendable
+{
     static let highWater = 1 << 20
     static let lowWater = 256 << 10
 
@@ -118,7 +120,10 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
     /// What is recorded of the exchange (with `record`); nil when nothing is.
     private let tap: RecordingTap?
 
-    init(transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection, lane: ForwardingLane, tap: RecordingTap?) {
+    init(
+        transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection,
+        lane: ForwardingLane, tap: RecordingTap?
+    ) {
         self.transfer = transfer
         self.decision = decision
         self.request = request
@@ -258,7 +263,11 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
         }
         guard let head = answer.readHead else {
             stopRecording()
-            deliver(.failed(failure ?? TransferFailure(timedOut: false, reason: "the target closed the connection without an answer")))
+            deliver(
+                .failed(
+                    failure
+                        ?? TransferFailure(
+                            timedOut: false, reason: "the target closed the connection without an answer")))
             return
         }
         finishAnswer(broken: failure != nil)

@@ -8,13 +8,18 @@ extension Forwarder {
     /// `body`) and `Expect`; `X-Forwarded-For` extended with the client, `X-Forwarded-Proto` and
     /// `X-Forwarded-Host` set; the proxy's `headers` in place of the client's of the same names; and the
     /// body's framing. libcurl is kept from adding an `Accept` or an `Expect` of its own.
-    func writeRequest(_ request: Request, rawTarget: String, body: UpstreamRequest.Body, connection: any RequestConnection, into text: UpstreamRequestText) {
+    func writeRequest(
+        _ request: Request, rawTarget: String, body: UpstreamRequest.Body, connection: any RequestConnection,
+        into text: UpstreamRequestText
+    ) {
         let parts = requestParts
         text.start(method: request.method, parts: parts)
         var target = rawTarget
         target.withUTF8 { raw in
             var path = raw[...]
-            if raw.first != UInt8(ascii: "/"), let colon = raw.firstIndex(of: UInt8(ascii: ":")), raw[colon...].starts(with: "://".utf8) {
+            if raw.first != UInt8(ascii: "/"), let colon = raw.firstIndex(of: UInt8(ascii: ":")),
+                raw[colon...].starts(with: "://".utf8)
+            {
                 let rest = raw[(colon + 3)...]
                 path = rest.firstIndex(of: UInt8(ascii: "/")).map { raw[$0...] } ?? raw[raw.endIndex...]
             }
@@ -32,8 +37,10 @@ extension Forwarder {
                 host = text.keep(value)
             } else if name.equalsLowercased(ForwardedRequestParts.forwardedFor) {
                 forwardedFor.append(text.keep(value))
-            } else if ForwardedRequestParts.replaced.contains(where: { name.equalsLowercased($0) }) || HopByHopHeaders.isAlwaysHopByHop(name)
-                        || parts.configuredNames.contains(where: { name.equalsLowercased($0) }) {
+            } else if ForwardedRequestParts.replaced.contains(where: { name.equalsLowercased($0) })
+                || HopByHopHeaders.isAlwaysHopByHop(name)
+                || parts.configuredNames.contains(where: { name.equalsLowercased($0) })
+            {
                 if name.equalsLowercased(ForwardedRequestParts.connection) { hopByHop.addConnection(value) }
             } else {
                 if name.equalsLowercased(ForwardedRequestParts.accept) { sendsAccept = true }
@@ -67,7 +74,9 @@ extension Forwarder {
             text.endLine()
         }
         for header in parts.configured {
-            header.name.withUnsafeBufferPointer { name in header.value.withUnsafeBufferPointer { text.appendHeader(name: name, value: $0) } }
+            header.name.withUnsafeBufferPointer { name in
+                header.value.withUnsafeBufferPointer { text.appendHeader(name: name, value: $0) }
+            }
         }
         if !sendsAccept { text.suppress("Accept") }
         if body != .none { text.suppress("Expect") }

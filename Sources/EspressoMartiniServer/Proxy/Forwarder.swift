@@ -25,7 +25,9 @@ final class Forwarder: @unchecked Sendable {
     private let lanes = Locked<[ForwardingLane]>([])
 
     /// Throws when the target needs libcurl and it cannot be loaded.
-    init(proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger) throws(LibraryUnavailable) {
+    init(
+        proxy: ProxyConfiguration, scheme: String, recording: RecordingWriter?, logger: Logger
+    ) throws(LibraryUnavailable) {
         usesOwnClient = PlainUpstreamClient.reaches(proxy.target)
         if !usesOwnClient, let problem = CurlLibrary.unavailability { throw problem }
         self.proxy = proxy
@@ -45,7 +47,9 @@ final class Forwarder: @unchecked Sendable {
         if usesOwnClient {
             client = PlainUpstreamClient(target: proxy.target, connectionsKept: 256, poll: loop.poll)
         } else {
-            let settings = CurlSettings(connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS, certificateAuthorities: proxy.certificateAuthorities)
+            let settings = CurlSettings(
+                connectTimeout: proxy.timeout, verifiesTLS: proxy.verifiesTLS,
+                certificateAuthorities: proxy.certificateAuthorities)
             client = CurlUpstreamClient(connectionsKept: 256, settings: settings, poll: loop.poll)
         }
         guard let client else { return nil }
@@ -59,7 +63,8 @@ final class Forwarder: @unchecked Sendable {
     /// one (`body`), comes through the exchange's `push`. On the connection's loop; nil when no transfer can
     /// be made.
     func forward(
-        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body,
+        on connection: any RequestConnection
     ) -> ForwardedExchange? {
         connection.loop.lane?.forward(request, decision: decision, rawTarget: rawTarget, body: body, on: connection)
     }

@@ -38,7 +38,8 @@ final class ForwardingLane: @unchecked Sendable {
 
     /// See `Forwarder.forward`. On the loop's thread: the transfer starts once libmicrohttpd has returned.
     func forward(
-        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body, on connection: any RequestConnection
+        _ request: Request, decision: Decision, rawTarget: String, body: UpstreamRequest.Body,
+        on connection: any RequestConnection
     ) -> ForwardedExchange? {
         loop.assertInEventLoop()
         guard let transfer = spareTransfers.popLast() ?? client.makeTransfer() else { return nil }
@@ -47,14 +48,18 @@ final class ForwardingLane: @unchecked Sendable {
             if let method = request.knownMethod {
                 tap = RecordingTap(request: request, method: method, hasBody: body != .none, writer: recording)
             } else {
-                forwarder.logger.notice("\(request.method) \(request.path) is forwarded but not recorded: no method folder can be named \(request.method)")
+                forwarder.logger.notice(
+                    "\(request.method) \(request.path) is forwarded but not recorded: no method folder can be named \(request.method)"
+                )
             }
         }
-        let exchange = ForwardedExchange(transfer: transfer, decision: decision, request: request, connection: connection, lane: self, tap: tap)
+        let exchange = ForwardedExchange(
+            transfer: transfer, decision: decision, request: request, connection: connection, lane: self, tap: tap)
         forwarder.writeRequest(request, rawTarget: rawTarget, body: body, connection: connection, into: transfer.text)
         transfer.configure(UpstreamRequest(method: request.method, body: body), receiver: exchange)
         if stopped {
-            exchange.transferEnded(TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true))
+            exchange.transferEnded(
+                TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true))
         } else {
             started.append(exchange)
         }
@@ -89,7 +94,8 @@ final class ForwardingLane: @unchecked Sendable {
         }
     }
 
-    private static let stopping = TransferFailure(timedOut: false, reason: "the server is stopping", serverStopping: true)
+    private static let stopping = TransferFailure(
+        timedOut: false, reason: "the server is stopping", serverStopping: true)
 
     // MARK: The loop's turn
 
@@ -126,7 +132,10 @@ final class ForwardingLane: @unchecked Sendable {
         if now >= nextOverdueCheck {
             nextOverdueCheck = now + forwarder.overdueCheckInterval
             for exchange in running.filter({ $0.isOverdue(now: now, timeout: forwarder.timeoutNanoseconds) }) {
-                end(exchange, TransferFailure(timedOut: true, reason: "no answer from the target within \(forwarder.proxy.timeout) s"))
+                end(
+                    exchange,
+                    TransferFailure(
+                        timedOut: true, reason: "no answer from the target within \(forwarder.proxy.timeout) s"))
             }
         }
         return client.prepareWait(milliseconds: min(milliseconds, Int(forwarder.overdueCheckInterval / 1_000_000)))

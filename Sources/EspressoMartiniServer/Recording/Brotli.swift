@@ -10,8 +10,12 @@ final class BrotliDecoder: ContentDecoder {
         let destroy: EMBrotliDecoderDestroyInstance
     }
 
-    private static let library = try? DynamicLibrary.load("libbrotlidec.so.1", package: "libbrotli1", neededBy: "decoding a br body needs Brotli") { brotli in
-        Library(create: brotli("BrotliDecoderCreateInstance"), decompress: brotli("BrotliDecoderDecompressStream"), destroy: brotli("BrotliDecoderDestroyInstance"))
+    private static let library = try? DynamicLibrary.load(
+        "libbrotlidec.so.1", package: "libbrotli1", neededBy: "decoding a br body needs Brotli"
+    ) { brotli in
+        Library(
+            create: brotli("BrotliDecoderCreateInstance"), decompress: brotli("BrotliDecoderDecompressStream"),
+            destroy: brotli("BrotliDecoderDestroyInstance"))
     }.get()
 
     private let library: Library

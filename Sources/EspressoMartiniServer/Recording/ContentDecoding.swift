@@ -80,7 +80,9 @@ enum ContentDecoding {
                     decoded = got == 0 && decoder.isComplete
                     return
                 }
-                decoded = decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[..<got])) { bytes in writeAll(output, bytes) }
+                decoded = decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[..<got])) { bytes in
+                    writeAll(output, bytes)
+                }
             }
         }
         close(output)

@@ -16,7 +16,8 @@ final class RecordingFile {
     /// A new file in `folder` (`body-PID-N`); nil when it cannot be made.
     init?(folder: String) {
         while true {
-            let path = FileSystem.join(folder, "body-\(getpid())-\(Self.nextNumber.add(1, ordering: .relaxed).newValue)")
+            let path = FileSystem.join(
+                folder, "body-\(getpid())-\(Self.nextNumber.add(1, ordering: .relaxed).newValue)")
             descriptor = FileSystem.createTreeFile(path)
             if descriptor >= 0 {
                 self.path = path

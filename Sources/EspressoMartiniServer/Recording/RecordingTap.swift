@@ -81,8 +81,10 @@ final class RecordingTap {
         let bodyBytes = answerBody.flatMap { $0.isEmpty ? nil : $0 }
         answerBody = nil
         let exchange = RecordedExchange(
-            method: method, path: path, rawQuery: rawQuery, requestHeaders: requestHeaders, requestBody: requestHasBody ? requestBody : nil,
-            requestBodySize: requestBodySize, statusCode: head.statusCode, responseHeaders: head.headers, responseBodyFile: bodyFile,
+            method: method, path: path, rawQuery: rawQuery, requestHeaders: requestHeaders,
+            requestBody: requestHasBody ? requestBody : nil,
+            requestBodySize: requestBodySize, statusCode: head.statusCode, responseHeaders: head.headers,
+            responseBodyFile: bodyFile,
             responseBodyBytes: bodyBytes, contentDecoded: false
         )
         let encoding = bodyFile == nil && bodyBytes == nil ? nil : head.contentEncoding

@@ -54,8 +54,11 @@ final class RecordingWriter: @unchecked Sendable {
         self.service = service
         self.logger = logger
         scratchFolder = FileSystem.join(recorder.writer.requestsFolder, Self.scratchFolderName)
-        guard mkdir(scratchFolder, 0o755) == 0 || errno == EEXIST, FileSystem.kind(of: scratchFolder) == .directory else {
-            throw TreeWritingError(path: scratchFolder, message: "cannot be made for the bodies being recorded: \(String(cString: strerror(errno)))")
+        guard mkdir(scratchFolder, 0o755) == 0 || errno == EEXIST, FileSystem.kind(of: scratchFolder) == .directory
+        else {
+            throw TreeWritingError(
+                path: scratchFolder,
+                message: "cannot be made for the bodies being recorded: \(String(cString: strerror(errno)))")
         }
         thread = SystemThread { [self] in run() }
     }
@@ -104,14 +107,19 @@ final class RecordingWriter: @unchecked Sendable {
         var exchange = job.exchange
         let request = "\(exchange.method.name) \(exchange.path)"
         if let encoding = job.encoding {
-            if let file = exchange.responseBodyFile, let decoded = ContentDecoding.decodeFile(file, encoding: encoding) {
+            if let file = exchange.responseBodyFile, let decoded = ContentDecoding.decodeFile(file, encoding: encoding)
+            {
                 exchange.responseBodyFile = decoded
                 exchange.contentDecoded = true
-            } else if let bytes = exchange.responseBodyBytes, let decoded = ContentDecoding.decode(bytes, encoding: encoding) {
+            } else if let bytes = exchange.responseBodyBytes,
+                let decoded = ContentDecoding.decode(bytes, encoding: encoding)
+            {
                 exchange.responseBodyBytes = decoded
                 exchange.contentDecoded = true
             } else {
-                logger.notice("recording \(request): the body's Content-Encoding '\(encoding)' cannot be decoded; it is kept as received, with its header")
+                logger.notice(
+                    "recording \(request): the body's Content-Encoding '\(encoding)' cannot be decoded; it is kept as received, with its header"
+                )
             }
         }
         do {
@@ -121,7 +129,8 @@ final class RecordingWriter: @unchecked Sendable {
                     $0.folders.insert(folder)
                     $0.responses += 1
                 }
-                logger.info("recorded \(request) \(exchange.statusCode) into \(folder)\(isNew ? " (new exchange)" : "")")
+                logger.info(
+                    "recorded \(request) \(exchange.statusCode) into \(folder)\(isNew ? " (new exchange)" : "")")
                 if let service { service.reload(reason: "recorded \(request)") }
             case .unchanged(let folder):
                 logger.info("\(request) answered as \(folder) already says; nothing new recorded")

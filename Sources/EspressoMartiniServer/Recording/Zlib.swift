@@ -16,8 +16,12 @@ final class ZlibInflater: ContentDecoder {
         let end: EMInflateEnd
     }
 
-    private static let library = try? DynamicLibrary.load("libz.so.1", package: "zlib1g", neededBy: "decoding a gzip or deflate body needs zlib") { zlib in
-        Library(initialize: zlib("inflateInit2_"), inflate: zlib("inflate"), reset: zlib("inflateReset2"), end: zlib("inflateEnd"))
+    private static let library = try? DynamicLibrary.load(
+        "libz.so.1", package: "zlib1g", neededBy: "decoding a gzip or deflate body needs zlib"
+    ) { zlib in
+        Library(
+            initialize: zlib("inflateInit2_"), inflate: zlib("inflate"), reset: zlib("inflateReset2"),
+            end: zlib("inflateEnd"))
     }.get()
 
     private let library: Library
@@ -43,7 +47,8 @@ final class ZlibInflater: ContentDecoder {
         guard !input.isEmpty else { return true }
         if !started {
             // gzip: 15 bits of window, gzip header (+16); deflate: a zlib header when the first two bytes are one.
-            let zlibWrapped = input.count >= 2 && input[0] & 0x0F == 8 && (UInt16(input[0]) << 8 | UInt16(input[1])) % 31 == 0
+            let zlibWrapped =
+                input.count >= 2 && input[0] & 0x0F == 8 && (UInt16(input[0]) << 8 | UInt16(input[1])) % 31 == 0
             let windowBits: Int32 = format == .gzip ? 15 + 16 : zlibWrapped ? 15 : -15
             guard em_inflate_init2(library.initialize, stream, windowBits) == Z_OK else { return false }
             started = true

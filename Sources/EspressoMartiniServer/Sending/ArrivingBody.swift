@@ -37,7 +37,10 @@ class ArrivingBody: BodySource, HangUpListener, @unchecked Sendable {
 
     /// With `watchesHangUps`, the connection's loop watches its socket while the body waits; `onClose` runs
     /// when libmicrohttpd is done with the body.
-    init(connection: any RequestConnection, watchesHangUps: Bool = true, onClose: (@Sendable (ArrivingBody) -> Void)? = nil) {
+    init(
+        connection: any RequestConnection, watchesHangUps: Bool = true,
+        onClose: (@Sendable (ArrivingBody) -> Void)? = nil
+    ) {
         self.connection = connection
         self.watchesHangUps = watchesHangUps
         self.onClose = onClose

@@ -73,7 +73,9 @@ final class CORSReadyResponse: @unchecked Sendable {
 
     private func sharedResponse(for origin: UnsafePointer<CChar>) -> HTTPResponse? {
         let count = originCount.load(ordering: .acquiring)
-        for index in 0..<count where strcmp(origins[index]!, origin) == 0 { return originResponses[index]!.takeUnretainedValue() }
+        for index in 0..<count where strcmp(origins[index]!, origin) == 0 {
+            return originResponses[index]!.takeUnretainedValue()
+        }
         return nil
     }
 

@@ -10,7 +10,10 @@ final class PacedBody: ArrivingBody, @unchecked Sendable {
     /// What is left of a body of known size, to wait for no more than that.
     private let size: UInt64?
 
-    init(_ inner: BodySource, size: UInt64?, bytesPerSecond: Double, connection: any RequestConnection, onClose: (@Sendable (ArrivingBody) -> Void)?) {
+    init(
+        _ inner: BodySource, size: UInt64?, bytesPerSecond: Double, connection: any RequestConnection,
+        onClose: (@Sendable (ArrivingBody) -> Void)?
+    ) {
         self.inner = inner
         self.size = size
         throttle = Throttle(bytesPerSecond: bytesPerSecond)
@@ -29,7 +32,8 @@ final class PacedBody: ArrivingBody, @unchecked Sendable {
             wake(after: throttle.wait(for: left))
             return nil
         }
-        let read = inner.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, allowed)]))
+        let read = inner.read(
+            at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, allowed)]))
         if case .bytes(let count) = read { throttle.spend(count) }
         return read
     }

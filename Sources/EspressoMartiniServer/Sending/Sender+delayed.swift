@@ -5,7 +5,10 @@ extension Sender {
     /// Suspends the connection for `seconds`, then carries out `then`: a timer of the connection's loop
     /// resumes it and libmicrohttpd calls the access handler again, which sends what `state.suspended` holds.
     /// No thread waits.
-    func wait(_ seconds: Double, then: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+    func wait(
+        _ seconds: Double, then: Decision, answering request: Request, state: RequestState,
+        on connection: some RequestConnection
+    ) -> Bool {
         let suspended = SuspendedAnswer(then, answering: request, on: connection)
         state.suspended = suspended
         delayed.withLock { $0[ObjectIdentifier(suspended)] = suspended }

@@ -5,7 +5,9 @@ extension Sender {
     /// journal: for a forward, the exchange that carries it to the proxy's target (doc/recording.md), started
     /// now so that the body streams there (the part kept so far goes first); nil for any other decision, and
     /// for a forward that cannot start (`send` then answers why).
-    func bodySink(for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> (any RequestBodySink)? {
+    func bodySink(
+        for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection
+    ) -> (any RequestBodySink)? {
         guard case .forward = decision, let forwarder else { return nil }
         let (hasBody, announcedSize) = Self.bodyFraming(on: connection)
         let body: UpstreamRequest.Body
@@ -14,17 +16,25 @@ extension Sender {
         } else {
             body = !hasBody ? .none : announcedSize.map { .length($0) } ?? .chunked
         }
-        guard let exchange = forwarder.forward(request, decision: decision, rawTarget: state.target, body: body, on: connection) else { return nil }
+        guard
+            let exchange = forwarder.forward(
+                request, decision: decision, rawTarget: state.target, body: body, on: connection)
+        else { return nil }
         if !state.body.isEmpty { state.body.withUnsafeBytes { exchange.push($0) } }
         return exchange
     }
 
     /// A forwarded request once its body is all in (and again after each resume): its exchange's answer, or
     /// why there is none.
-    func forward(_ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+    func forward(
+        _ job: ForwardJob, for decision: Decision, answering request: Request, state: RequestState,
+        on connection: some RequestConnection
+    ) -> Bool {
         guard let exchange = state.bodySink as? ForwardedExchange else {
             let reason = forwarder == nil ? "forwarding is not set up" : "no HTTP client transfer can be made"
-            return sendGenerated(Self.upstreamFailure(job, timedOut: false, reason: reason), pacedAt: nil, for: decision, answering: request, state: state, on: connection)
+            return sendGenerated(
+                Self.upstreamFailure(job, timedOut: false, reason: reason), pacedAt: nil, for: decision,
+                answering: request, state: state, on: connection)
         }
         return answerForwarded(exchange, job: job, state: state, on: connection)
     }
@@ -42,7 +52,9 @@ extension Sender {
 
     /// Queues the target's answer, whose body streams to the client as it arrives, or the `502`/`504` saying
     /// why there is none; or suspends the connection until the target answers.
-    private func answerForwarded(_ exchange: ForwardedExchange, job: ForwardJob, state: RequestState, on connection: some RequestConnection) -> Bool {
+    private func answerForwarded(
+        _ exchange: ForwardedExchange, job: ForwardJob, state: RequestState, on connection: some RequestConnection
+    ) -> Bool {
         exchange.endUpload()
         guard let outcome = exchange.awaitOutcome() else { return true }
         let decision = exchange.decision, request = exchange.request
@@ -51,7 +63,9 @@ extension Sender {
             let globalHeaders = state.tree?.globalHeaders ?? []
             // Without global headers or CORS, the target's headers go from where they were read, as C strings.
             let inPlace = globalHeaders.isEmpty && !cors
-            let headers = inPlace ? [] : withCORS(HTTPHeader.merging(own: head.clientHeaders, global: globalHeaders), on: connection)
+            let headers =
+                inPlace
+                ? [] : withCORS(HTTPHeader.merging(own: head.clientHeaders, global: globalHeaders), on: connection)
             let response: HTTPResponse?
             if request.method != "HEAD", let whole = exchange.takeWholeBody(limit: 64 * 1024) {
                 // Already all here: sent with its head in one write.
@@ -63,26 +77,33 @@ extension Sender {
                 response = HTTPResponse(size: size, blockSize: blockSize, source: exchange, headers: headers)
             }
             guard let response else {
-                return finished(decision, status: UInt32(head.statusCode), queued: false, answering: request, state: state)
+                return finished(
+                    decision, status: UInt32(head.statusCode), queued: false, answering: request, state: state)
             }
             if inPlace { head.forEachClientHeader { response.add(name: $0, value: $1) } }
             let queued = connection.queue(response, status: UInt32(head.statusCode))
             return finished(decision, status: UInt32(head.statusCode), queued: queued, answering: request, state: state)
         case .failed(let failure) where failure.serverStopping:
-            let made = GeneratedAnswer.error(503, "the server is stopping", globalHeaders: state.tree?.globalHeaders ?? [])
+            let made = GeneratedAnswer.error(
+                503, "the server is stopping", globalHeaders: state.tree?.globalHeaders ?? [])
             return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         case .failed(let failure):
-            let made = Self.upstreamFailure(job, timedOut: failure.timedOut, reason: failure.reason, globalHeaders: state.tree?.globalHeaders ?? [])
+            let made = Self.upstreamFailure(
+                job, timedOut: failure.timedOut, reason: failure.reason, globalHeaders: state.tree?.globalHeaders ?? [])
             return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         }
     }
 
     /// `502` `{"error": "upstream_unavailable", "target", "reason"}`, or for a timeout `504` `upstream_timeout`.
-    static func upstreamFailure(_ job: ForwardJob, timedOut: Bool, reason: String, globalHeaders: [HTTPHeader] = []) -> GeneratedAnswer {
-        .json(timedOut ? 504 : 502, .object([
-            JSONMember(key: "error", value: .string(timedOut ? "upstream_timeout" : "upstream_unavailable")),
-            JSONMember(key: "target", value: .string(job.target.description)),
-            JSONMember(key: "reason", value: .string(reason)),
-        ]), globalHeaders: globalHeaders)
+    static func upstreamFailure(
+        _ job: ForwardJob, timedOut: Bool, reason: String, globalHeaders: [HTTPHeader] = []
+    ) -> GeneratedAnswer {
+        .json(
+            timedOut ? 504 : 502,
+            .object([
+                JSONMember(key: "error", value: .string(timedOut ? "upstream_timeout" : "upstream_unavailable")),
+                JSONMember(key: "target", value: .string(job.target.description)),
+                JSONMember(key: "reason", value: .string(reason)),
+            ]), globalHeaders: globalHeaders)
     }
 }

@@ -6,37 +6,54 @@ extension Sender {
     /// for every request. A file that cannot be read now (deleted since the tree was loaded) is sent as
     /// `Decision.unreadable`, and a later request tries it again.
     func sendPrebuilt(
-        _ answer: ExchangeAnswer, pacedAt pace: Double?, for decision: Decision, answering request: Request, state: RequestState,
+        _ answer: ExchangeAnswer, pacedAt pace: Double?, for decision: Decision, answering request: Request,
+        state: RequestState,
         on connection: some RequestConnection
     ) -> Bool {
         let tree = answer.tree, slot = answer.slot, status = answer.statusCode
         if pace == nil, let built = builtResponse(in: slot, of: tree) {
-            return finished(decision, status: status, queued: queue(built, status: status, on: connection), answering: request, state: state)
+            return finished(
+                decision, status: status, queued: queue(built, status: status, on: connection), answering: request,
+                state: state)
         }
         if let pace, let shared = tree.built.existing(slot, as: SharedBody.self) {
-            return deliver(shared.body, status: status, headers: shared.headers, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
+            return deliver(
+                shared.body, status: status, headers: shared.headers, pacedAt: pace, for: decision, answering: request,
+                state: state, on: connection)
         }
         let (body, headers) = ConfiguredBody.of(answer)
         switch body {
         case .unreadable(let path):
             return send(.unreadable(path: path, answer), answering: request, state: state, on: connection)
         case .disk(let descriptor, let size):
-            return deliver(.file(descriptor: descriptor, size: size), status: status, headers: headers, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
+            return deliver(
+                .file(descriptor: descriptor, size: size), status: status, headers: headers, pacedAt: pace,
+                for: decision, answering: request, state: state, on: connection)
         case .memory(let buffer, let owner):
             // Two first requests may both build it; only the one published first is ever sent, so every
             // answer from this tree is one version of the file.
             if let pace {
                 let shared = tree.built.publish(SharedBody(.memory(buffer, owner: owner), headers: headers), in: slot)
-                return deliver(shared.body, status: status, headers: shared.headers, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
+                return deliver(
+                    shared.body, status: status, headers: shared.headers, pacedAt: pace, for: decision,
+                    answering: request, state: state, on: connection)
             }
             let built: AnyObject?
             if cors {
-                built = CORSReadyResponse(body: buffer, owner: owner, headers: headers).map { tree.built.publish($0, in: slot) }
+                built = CORSReadyResponse(body: buffer, owner: owner, headers: headers).map {
+                    tree.built.publish($0, in: slot)
+                }
             } else {
-                built = HTTPResponse(sharing: buffer, owner: owner, headers: headers).map { tree.built.publish($0, in: slot) }
+                built = HTTPResponse(sharing: buffer, owner: owner, headers: headers).map {
+                    tree.built.publish($0, in: slot)
+                }
             }
-            guard let built else { return finished(decision, status: status, queued: false, answering: request, state: state) }
-            return finished(decision, status: status, queued: queue(built, status: status, on: connection), answering: request, state: state)
+            guard let built else {
+                return finished(decision, status: status, queued: false, answering: request, state: state)
+            }
+            return finished(
+                decision, status: status, queued: queue(built, status: status, on: connection), answering: request,
+                state: state)
         }
     }
 

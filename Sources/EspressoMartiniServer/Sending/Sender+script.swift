@@ -6,7 +6,10 @@ extension Sender {
     /// `state.suspended`, and libmicrohttpd then calls the access handler again, which sends it. Either way
     /// no faster than `pace` bytes a second when given. While the server stops, no script starts:
     /// `Decision.unavailable`.
-    func run(_ job: ScriptJob, pacedAt pace: Double?, answering request: Request, state: RequestState, on connection: some RequestConnection) -> Bool {
+    func run(
+        _ job: ScriptJob, pacedAt pace: Double?, answering request: Request, state: RequestState,
+        on connection: some RequestConnection
+    ) -> Bool {
         if scripts.isStopping {
             return send(.unavailable(job.answer), answering: request, state: state, on: connection)
         }

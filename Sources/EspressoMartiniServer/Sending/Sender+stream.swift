@@ -5,13 +5,15 @@ extension Sender {
     /// callback response that the connection loop's timers feed (`StreamBody`); no thread waits between
     /// chunks. The access log and the journal record it when its headers are queued.
     func sendStream(
-        _ stream: StreamAnswer, pacedAt pace: Double?, for decision: Decision, answering request: Request, state: RequestState,
+        _ stream: StreamAnswer, pacedAt pace: Double?, for decision: Decision, answering request: Request,
+        state: RequestState,
         on connection: some RequestConnection
     ) -> Bool {
         let body = track(StreamBody(stream, start: MonotonicClock.now(), connection: connection, onClose: forgetBody))
         // Events are small: a small block keeps a thousand open streams small too.
         return deliver(
-            .source(body, size: nil, blockSize: Self.streamBlockSize), status: stream.answer.statusCode, headers: stream.headers, pacedAt: pace,
+            .source(body, size: nil, blockSize: Self.streamBlockSize), status: stream.answer.statusCode,
+            headers: stream.headers, pacedAt: pace,
             for: decision, answering: request, state: state, on: connection
         )
     }

@@ -27,7 +27,10 @@ final class Sender: Sendable {
         var stopping = false
     }
 
-    init(accessLog: AccessLog?, journal: RequestJournal?, cors: Bool, scripts: any ScriptEngine, forwarder: Forwarder? = nil) {
+    init(
+        accessLog: AccessLog?, journal: RequestJournal?, cors: Bool, scripts: any ScriptEngine,
+        forwarder: Forwarder? = nil
+    ) {
         self.accessLog = accessLog
         self.journal = journal
         self.cors = cors
@@ -40,7 +43,8 @@ final class Sender: Sendable {
     /// access handler returns: true once the answer is queued or the connection suspended; false when no
     /// answer could be made, and the connection is then closed without one.
     func send(
-        _ decision: Decision, pacedAt pace: Double? = nil, answering request: Request, state: RequestState, on connection: some RequestConnection
+        _ decision: Decision, pacedAt pace: Double? = nil, answering request: Request, state: RequestState,
+        on connection: some RequestConnection
     ) -> Bool {
         switch decision {
         case .prebuilt(let answer):
@@ -55,7 +59,8 @@ final class Sender: Sendable {
             let made = GeneratedAnswer.error(503, "the server is stopping", globalHeaders: answer.tree.globalHeaders)
             return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         case .unreadable(let path, let answer):
-            let made = GeneratedAnswer.error(500, "the response file \(path) cannot be read", globalHeaders: answer.tree.globalHeaders)
+            let made = GeneratedAnswer.error(
+                500, "the response file \(path) cannot be read", globalHeaders: answer.tree.globalHeaders)
             return sendGenerated(made, pacedAt: nil, for: decision, answering: request, state: state, on: connection)
         case .stream(let stream):
             return sendStream(stream, pacedAt: pace, for: decision, answering: request, state: state, on: connection)
@@ -70,7 +75,9 @@ final class Sender: Sendable {
 
     /// Once `decision` is on the wire (`queued`) with `status` (0 for a fault): one access-log record, and
     /// the journal entry's status when it was recorded without it or with another. Returns `queued`.
-    func finished(_ decision: Decision, status: UInt32, queued: Bool, answering request: Request, state: RequestState) -> Bool {
+    func finished(
+        _ decision: Decision, status: UInt32, queued: Bool, answering request: Request, state: RequestState
+    ) -> Bool {
         if let entry = state.journalEntry, entry.status != Int(status), let journal {
             journal.complete(entry.ticket, status: Int(status))
         }
@@ -78,12 +85,14 @@ final class Sender: Sendable {
         let answer = decision.exchangeAnswer
         let sequence = answer?.sequencePosition
         let elapsed = MonotonicClock.elapsed(since: started)
-        accessLog(AccessLogRecord(
-            method: request.method, path: request.path, status: status, exchange: answer?.exchange,
-            variant: answer?.variant.map { $0 + 1 }, position: (sequence?.index ?? 0) + 1, responseCount: sequence?.count ?? 0,
-            hundredthsOfMilliseconds: Int(elapsed / 10_000),
-            session: request.session?.name, forwarded: decision.isForward
-        ))
+        accessLog(
+            AccessLogRecord(
+                method: request.method, path: request.path, status: status, exchange: answer?.exchange,
+                variant: answer?.variant.map { $0 + 1 }, position: (sequence?.index ?? 0) + 1,
+                responseCount: sequence?.count ?? 0,
+                hundredthsOfMilliseconds: Int(elapsed / 10_000),
+                session: request.session?.name, forwarded: decision.isForward
+            ))
         return queued
     }
 

@@ -15,7 +15,8 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
 
     /// The first chunk is due its delay after `start`.
     init(
-        _ answer: StreamAnswer, start: UInt64, connection: any RequestConnection, watchesHangUps: Bool = true, onClose: (@Sendable (ArrivingBody) -> Void)?
+        _ answer: StreamAnswer, start: UInt64, connection: any RequestConnection, watchesHangUps: Bool = true,
+        onClose: (@Sendable (ArrivingBody) -> Void)?
     ) {
         self.answer = answer
         due = start + MonotonicClock.nanoseconds(answer.stream.chunks[0].delay.seconds)
@@ -40,7 +41,8 @@ final class StreamBody: ArrivingBody, @unchecked Sendable {
             written = 0
             next += 1
             if next < chunks.count || answer.stream.repeats {
-                let (later, overflow) = due.addingReportingOverflow(MonotonicClock.nanoseconds(chunks[next % chunks.count].delay.seconds))
+                let (later, overflow) = due.addingReportingOverflow(
+                    MonotonicClock.nanoseconds(chunks[next % chunks.count].delay.seconds))
                 due = overflow ? .max : later
             }
             now = MonotonicClock.now()

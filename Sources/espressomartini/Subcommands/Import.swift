@@ -11,14 +11,19 @@ import EspressoMartiniYAML
 struct Import: Command {
     static let formats = ["openapi"]
     static let formatArgument = PositionalArgument(
-        name: "format", help: "What the file is: openapi (OpenAPI 3.0, 3.1 or Swagger 2.0).", completion: .words(formats), isRequired: true
+        name: "format", help: "What the file is: openapi (OpenAPI 3.0, 3.1 or Swagger 2.0).",
+        completion: .words(formats), isRequired: true
     )
-    static let specArgument = PositionalArgument(name: "spec", help: "The description, JSON or YAML.", completion: .files, isRequired: true)
+    static let specArgument = PositionalArgument(
+        name: "spec", help: "The description, JSON or YAML.", completion: .files, isRequired: true)
     static let requestsFolderOption = OptionDefinition.option(
-        "requests-folder", valueName: "dir", help: "The folder to write the tree into (default: network-exchanges).", completion: .directories
+        "requests-folder", valueName: "dir", help: "The folder to write the tree into (default: network-exchanges).",
+        completion: .directories
     )
     static let forceFlag = OptionDefinition.flag(
-        "force", help: "Write into a folder that already holds files: each operation's method folder is written over, other files stay."
+        "force",
+        help:
+            "Write into a folder that already holds files: each operation's method folder is written over, other files stay."
     )
 
     static let definition = CommandDefinition(
@@ -38,18 +43,24 @@ struct Import: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard Self.formats.contains(arguments.words[0]) else {
-            throw UsageError(message: "Unknown format '\(arguments.words[0])'; import reads: \(Self.formats.joined(separator: ", "))", command: Self.definition)
+            throw UsageError(
+                message:
+                    "Unknown format '\(arguments.words[0])'; import reads: \(Self.formats.joined(separator: ", "))",
+                command: Self.definition)
         }
         spec = arguments.words[1]
         requestsFolder = arguments.text(Self.requestsFolderOption) ?? ServerConfiguration.defaultRequestsFolder
         guard !requestsFolder.isEmpty else {
-            throw UsageError(message: "The requests folder is empty; name a folder such as network-exchanges", command: Self.definition, option: Self.requestsFolderOption)
+            throw UsageError(
+                message: "The requests folder is empty; name a folder such as network-exchanges",
+                command: Self.definition, option: Self.requestsFolderOption)
         }
         force = arguments.isSet(Self.forceFlag)
     }
 
     func run() throws {
-        let parser = DescriptionParser(json: JanssonParser(), yaml: YAMLParser(valueLimit: OpenAPIImporter.yamlValueLimit))
+        let parser = DescriptionParser(
+            json: JanssonParser(), yaml: YAMLParser(valueLimit: OpenAPIImporter.yamlValueLimit))
         let drafted = OpenAPIImporter(parser: parser).draft(file: spec)
         if let failure = drafted.failure {
             for diagnostic in drafted.diagnostics.all { StandardError.printLine(diagnostic.description) }
@@ -61,7 +72,9 @@ struct Import: Command {
             }
         }
         try checkFolder()
-        let writer = TreeWriter(requestsFolder: requestsFolder, schema: "file://" + StarterTree.installedSchemaFolder + "/exchange-configuration.schema.json")
+        let writer = TreeWriter(
+            requestsFolder: requestsFolder,
+            schema: "file://" + StarterTree.installedSchemaFolder + "/exchange-configuration.schema.json")
         for exchange in drafted.exchanges {
             do throws(TreeWritingError) {
                 try writer.write(exchange)

@@ -5,12 +5,14 @@ import Glibc
 /// to run next. It never overwrites anything: when one of its files exists, it writes nothing and exits 73.
 struct Init: Command {
     static let folderArgument = PositionalArgument(
-        name: "dir", help: "The folder to write into, created when missing (default: the current folder).", completion: .directories
+        name: "dir", help: "The folder to write into, created when missing (default: the current folder).",
+        completion: .directories
     )
 
     static let definition = CommandDefinition(
         name: "init", abstract: "Write a starter tree and configuration, then say what to run next.",
-        discussion: "Writes configuration.json and network-exchanges/ (a GET, a POST with a sequence, an {id} route). Never overwrites a file.",
+        discussion:
+            "Writes configuration.json and network-exchanges/ (a GET, a POST with a sequence, an {id} route). Never overwrites a file.",
         positionals: [folderArgument], make: { Init($0) }
     )
 
@@ -32,7 +34,9 @@ struct Init: Command {
         }
         for (file, path) in zip(files, paths) {
             for parent in parentFolders(of: path) where !isFolder(parent) {
-                guard mkdir(parent, 0o755) == 0 || errno == EEXIST else { try fail("cannot create the folder \(parent): \(describe(errno))") }
+                guard mkdir(parent, 0o755) == 0 || errno == EEXIST else {
+                    try fail("cannot create the folder \(parent): \(describe(errno))")
+                }
             }
             try write(file.text, to: path)
         }
@@ -104,12 +108,16 @@ struct Init: Command {
 
     /// The folder as typed in a shell: as is when it needs no quotes.
     static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            default: "/._-+@%=,:".utf8.contains(byte)
+        let plain =
+            !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: "/._-+@%=,:".utf8.contains(byte)
+                }
             }
-        }
         return plain ? text : ShellQuoting.posix(text)
     }
 }

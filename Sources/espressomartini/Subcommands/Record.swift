@@ -11,21 +11,29 @@ struct Record: Command {
         "target", valueName: "url", help: "The real API to forward every request to (http:// or https://)."
     )
     static let matchHeaderOption = OptionDefinition.option(
-        "match-header", valueName: "name", help: "A request header that becomes a condition of what is recorded; repeat it for more.",
+        "match-header", valueName: "name",
+        help: "A request header that becomes a condition of what is recorded; repeat it for more.",
         isRepeatable: true
     )
     static let repeatsOption = OptionDefinition.option(
-        "repeats", valueName: "mode", help: "What an identical request seen again records: sequence (its answer is appended) or first (nothing).",
+        "repeats", valueName: "mode",
+        help: "What an identical request seen again records: sequence (its answer is appended) or first (nothing).",
         completion: .words(RecordingOptions.Repeats.allCases.map(\.rawValue))
     )
     static let redactOption = OptionDefinition.option(
-        "redact", valueName: "name", help: "A response header whose value is written as REDACTED; repeat it for more.", isRepeatable: true
+        "redact", valueName: "name", help: "A response header whose value is written as REDACTED; repeat it for more.",
+        isRepeatable: true
     )
 
     static let definition = CommandDefinition(
-        name: "record", abstract: "Forward every request to a real API and write each exchange into the requests folder.",
-        discussion: "Creates the requests folder when it is missing. SIGINT or SIGTERM finishes the writes under way and prints what was recorded.",
-        options: SourceOptions.options + [targetOption, Run.hostnameOption, Run.portOption, Run.logLevelOption, matchHeaderOption, repeatsOption, redactOption],
+        name: "record",
+        abstract: "Forward every request to a real API and write each exchange into the requests folder.",
+        discussion:
+            "Creates the requests folder when it is missing. SIGINT or SIGTERM finishes the writes under way and prints what was recorded.",
+        options: SourceOptions.options + [
+            targetOption, Run.hostnameOption, Run.portOption, Run.logLevelOption, matchHeaderOption, repeatsOption,
+            redactOption,
+        ],
         make: { arguments throws(UsageError) in try Record(arguments) }
     )
 
@@ -40,19 +48,26 @@ struct Record: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         source = SourceOptions(arguments)
         guard let target = try Run.target(arguments, option: Self.targetOption, command: Self.definition) else {
-            throw UsageError(message: "Give the API to record with \(Self.targetOption.longSpelling) URL", command: Self.definition, option: Self.targetOption)
+            throw UsageError(
+                message: "Give the API to record with \(Self.targetOption.longSpelling) URL", command: Self.definition,
+                option: Self.targetOption)
         }
         self.target = target
         hostname = arguments.text(Run.hostnameOption)
         (port, portRange) = try Run.port(arguments, command: Self.definition)
         logLevel = try Run.logLevel(arguments, command: Self.definition)
-        options = RecordingOptions(matchHeaders: arguments.texts(Self.matchHeaderOption), redactedHeaders: arguments.texts(Self.redactOption))
+        options = RecordingOptions(
+            matchHeaders: arguments.texts(Self.matchHeaderOption), redactedHeaders: arguments.texts(Self.redactOption))
         for name in options.matchHeaders + options.redactedHeaders where !HTTPHeader.isValidName(name) {
-            throw UsageError(message: "'\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)", command: Self.definition)
+            throw UsageError(
+                message: "'\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+                command: Self.definition)
         }
         if let mode = arguments.text(Self.repeatsOption) {
             guard let repeats = RecordingOptions.Repeats(rawValue: mode) else {
-                throw UsageError(message: "\(Self.repeatsOption.longSpelling) must be sequence or first", command: Self.definition, option: Self.repeatsOption)
+                throw UsageError(
+                    message: "\(Self.repeatsOption.longSpelling) must be sequence or first", command: Self.definition,
+                    option: Self.repeatsOption)
             }
             options.repeats = repeats
         }

@@ -9,13 +9,16 @@ import Logging
 
 struct Run: Command {
     static let hostnameOption = OptionDefinition.option(
-        "hostname", valueName: "host", help: "The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too)."
+        "hostname", valueName: "host",
+        help: "The address to bind: 127.0.0.1, 0.0.0.0, ::1 or :: (which takes IPv4 too)."
     )
     static let portOption = OptionDefinition.option(
-        "port", .integerRange, valueName: "n|a-b", help: "The port; 0 lets the system pick; a range such as 8080-8090 takes its first free port."
+        "port", .integerRange, valueName: "n|a-b",
+        help: "The port; 0 lets the system pick; a range such as 8080-8090 takes its first free port."
     )
     static let delayOption = OptionDefinition.option(
-        "delay", .number, valueName: "seconds", help: "Seconds to wait before every response that has no delay of its own."
+        "delay", .number, valueName: "seconds",
+        help: "Seconds to wait before every response that has no delay of its own."
     )
     static let logLevelOption = OptionDefinition.option(
         "log-level", valueName: "level", help: "TRACE, DEBUG, INFO, NOTICE, WARNING, ERROR or CRITICAL.",
@@ -26,22 +29,26 @@ struct Run: Command {
         "cors", help: "Answer CORS preflights and add CORS headers to every answer, for web pages on other origins."
     )
     static let tlsCertificateOption = OptionDefinition.option(
-        "tls-certificate", valueName: "file", help: "Serve HTTPS with this PEM certificate (and chain); needs a key too.", completion: .files
+        "tls-certificate", valueName: "file",
+        help: "Serve HTTPS with this PEM certificate (and chain); needs a key too.", completion: .files
     )
     static let tlsKeyOption = OptionDefinition.option(
         "tls-key", valueName: "file", help: "The PEM private key of the HTTPS certificate.", completion: .files
     )
     static let proxyOption = OptionDefinition.option(
-        "proxy", valueName: "url", help: "Forward the requests the tree has no answer for to this URL (http:// or https://)."
+        "proxy", valueName: "url",
+        help: "Forward the requests the tree has no answer for to this URL (http:// or https://)."
     )
     static let recordFlag = OptionDefinition.flag(
-        "record", help: "With a proxy: write each forwarded request and its answer into the tree, which then answers it."
+        "record",
+        help: "With a proxy: write each forwarded request and its answer into the tree, which then answers it."
     )
 
     static let definition = CommandDefinition(
         name: "run", abstract: "Serve the requests folder over HTTP or HTTPS until SIGINT or SIGTERM.",
         options: SourceOptions.options + [
-            hostnameOption, portOption, delayOption, logLevelOption, corsOption, tlsCertificateOption, tlsKeyOption, proxyOption, recordFlag,
+            hostnameOption, portOption, delayOption, logLevelOption, corsOption, tlsCertificateOption, tlsKeyOption,
+            proxyOption, recordFlag,
         ],
         make: { arguments throws(UsageError) in try Run(arguments) }
     )
@@ -74,10 +81,14 @@ struct Run: Command {
     }
 
     /// `--port N` or `--port A-B`.
-    static func port(_ arguments: ParsedArguments, command: CommandDefinition) throws(UsageError) -> (Int?, ClosedRange<Int>?) {
+    static func port(
+        _ arguments: ParsedArguments, command: CommandDefinition
+    ) throws(UsageError) -> (Int?, ClosedRange<Int>?) {
         guard let (first, last) = arguments.integerRange(portOption) else { return (nil, nil) }
         if first == last {
-            guard (0...65535).contains(first) else { throw UsageError(message: "\(portOption.longSpelling) must be from 0 to 65535", command: command) }
+            guard (0...65535).contains(first) else {
+                throw UsageError(message: "\(portOption.longSpelling) must be from 0 to 65535", command: command)
+            }
             return (first, nil)
         }
         if let problem = ServerConfiguration.portRangeProblem(first: first, last: last) {
@@ -90,17 +101,23 @@ struct Run: Command {
     static func logLevel(_ arguments: ParsedArguments, command: CommandDefinition) throws(UsageError) -> Logger.Level? {
         guard let name = arguments.text(logLevelOption) else { return nil }
         guard let level = ServerConfiguration.logLevel(named: name) else {
-            throw UsageError(message: "\(logLevelOption.longSpelling) must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))", command: command)
+            throw UsageError(
+                message:
+                    "\(logLevelOption.longSpelling) must be one of \(ServerConfiguration.logLevelNames.joined(separator: ", "))",
+                command: command)
         }
         return level
     }
 
     /// A proxy target URL given with `option`.
-    static func target(_ arguments: ParsedArguments, option: OptionDefinition, command: CommandDefinition) throws(UsageError) -> ProxyTarget? {
+    static func target(
+        _ arguments: ParsedArguments, option: OptionDefinition, command: CommandDefinition
+    ) throws(UsageError) -> ProxyTarget? {
         guard let text = arguments.text(option) else { return nil }
         switch ProxyTarget.parse(text) {
         case .success(let target): return target
-        case .failure(let problem): throw UsageError(message: "\(option.longSpelling) \(problem.message)", command: command, option: option)
+        case .failure(let problem):
+            throw UsageError(message: "\(option.longSpelling) \(problem.message)", command: command, option: option)
         }
     }
 
@@ -108,7 +125,9 @@ struct Run: Command {
     /// of the configuration's pair; without a pair in the configuration, both flags are needed.
     private func applyTLSFlags(to configuration: inout ServerConfiguration) throws(UsageError) {
         guard tlsCertificate != nil || tlsKey != nil else { return }
-        guard let certificate = tlsCertificate ?? configuration.tls?.certificate, let key = tlsKey ?? configuration.tls?.key else {
+        guard let certificate = tlsCertificate ?? configuration.tls?.certificate,
+            let key = tlsKey ?? configuration.tls?.key
+        else {
             let missing = tlsCertificate == nil ? Self.tlsCertificateOption : Self.tlsKeyOption
             throw Self.invalid("HTTPS needs \(missing.longSpelling) too (or \"tls\" in the configuration file)")
         }
@@ -118,7 +137,10 @@ struct Run: Command {
     private static func invalid(_ message: String) -> UsageError { UsageError(message: message, command: definition) }
 
     /// `--hostname`, `--port` and `--log-level` over the configuration (`run` and `record` take them).
-    static func apply(hostname: String?, port: Int?, portRange: ClosedRange<Int>?, logLevel: Logger.Level?, to configuration: inout ServerConfiguration) {
+    static func apply(
+        hostname: String?, port: Int?, portRange: ClosedRange<Int>?, logLevel: Logger.Level?,
+        to configuration: inout ServerConfiguration
+    ) {
         if let hostname { configuration.hostname = hostname }
         if let port {
             configuration.port = port
@@ -141,7 +163,9 @@ struct Run: Command {
         }
         if record {
             guard configuration.proxy != nil else {
-                throw Self.invalid("\(Self.recordFlag.longSpelling) records what a proxy forwards: give \(Self.proxyOption.longSpelling) URL too (or \"proxy\" in the configuration file)")
+                throw Self.invalid(
+                    "\(Self.recordFlag.longSpelling) records what a proxy forwards: give \(Self.proxyOption.longSpelling) URL too (or \"proxy\" in the configuration file)"
+                )
             }
             configuration.proxy?.records = true
         }
@@ -151,7 +175,9 @@ struct Run: Command {
     /// Serves the tree of `configuration` until SIGINT or SIGTERM (after the problems found so far,
     /// `diagnostics`, are reported); with a proxy that records, writes its answers with `recording`, and says
     /// what it recorded when it stops.
-    static func serve(_ configuration: ServerConfiguration, diagnostics: Diagnostics, recording: RecordingOptions) throws {
+    static func serve(
+        _ configuration: ServerConfiguration, diagnostics: Diagnostics, recording: RecordingOptions
+    ) throws {
         var diagnostics = diagnostics
         let level = configuration.logLevel
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
@@ -160,16 +186,20 @@ struct Run: Command {
         // Bound before the tree is read: a client that connects while a large tree loads is answered
         // once it is ready, instead of being refused. The tree's errors are still reported first.
         let socket = Result { () throws(ListenSocket.BindError) in
-            if let range = configuration.portRange { return try ListenSocket.firstFree(hostname: configuration.hostname, ports: range) }
+            if let range = configuration.portRange {
+                return try ListenSocket.firstFree(hostname: configuration.hostname, ports: range)
+            }
             return try ListenSocket(hostname: configuration.hostname, port: configuration.port)
         }
         let parser = JanssonParser()
-        let loader = TreeLoader(parser: parser, scriptChecker: JavaScriptCoreChecker(limits: ScriptLimits(configuration), parser: parser))
+        let loader = TreeLoader(
+            parser: parser, scriptChecker: JavaScriptCoreChecker(limits: ScriptLimits(configuration), parser: parser))
         let (tree, treeDiagnostics) = loader.load(folder: configuration.requestsFolder)
         diagnostics.append(contentsOf: treeDiagnostics)
         if let files = configuration.tls {
             guard HTTPServer.servesTLS else {
-                StandardError.printLine("espressomartini: this libmicrohttpd was built without TLS (GnuTLS); 'tls' cannot be served")
+                StandardError.printLine(
+                    "espressomartini: this libmicrohttpd was built without TLS (GnuTLS); 'tls' cannot be served")
                 throw ExitStatus.unavailable
             }
             // Installed now when good: the listener presents it from its first handshake.
@@ -187,19 +217,26 @@ struct Run: Command {
             ended: { exchanges in ServiceManager.ready(status: "serving \(exchanges) exchanges") }
         )
         // Everything the server uses, made here.
-        let service = TreeService(tree: tree, configuration: configuration, loader: loader, logger: logger, observer: observer)
-        let journal = configuration.admin ? RequestJournal(capacity: configuration.journalSize, redactsCredentials: configuration.proxy != nil) : nil
+        let service = TreeService(
+            tree: tree, configuration: configuration, loader: loader, logger: logger, observer: observer)
+        let journal =
+            configuration.admin
+            ? RequestJournal(capacity: configuration.journalSize, redactsCredentials: configuration.proxy != nil) : nil
         let decider = Decider(
-            configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) }, parser: parser,
+            configuration: configuration, admin: journal.map { AdminAPI(service: service, journal: $0) },
+            parser: parser,
             templates: TemplateEnvironment(cache: service.cache)
         )
-        let scripts = ScriptRunner(limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: HTTPServer.coreCount)
-        let recorder = configuration.proxy?.records == true
+        let scripts = ScriptRunner(
+            limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: HTTPServer.coreCount)
+        let recorder =
+            configuration.proxy?.records == true
             ? ExchangeRecorder(requestsFolder: configuration.requestsFolder, options: recording, parser: parser) : nil
         let server: HTTPServer
         do {
             server = try HTTPServer(
-                configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts, accessLog: accessLog,
+                configuration: configuration, service: service, decider: decider, journal: journal, scripts: scripts,
+                accessLog: accessLog,
                 recorder: recorder, logger: logger
             )
             try server.start(on: socket.get())
@@ -217,8 +254,11 @@ struct Run: Command {
         logger.notice("serving \(tree.exchanges.count) exchanges from \(configuration.requestsFolder)")
         if let proxy = configuration.proxy {
             switch (proxy.forwards, proxy.records) {
-            case (.everything, _): logger.notice("forwarding every request to \(proxy.target) and recording it into \(configuration.requestsFolder)")
-            case (.misses, true): logger.notice("forwarding the requests the tree does not answer to \(proxy.target), and recording them")
+            case (.everything, _):
+                logger.notice(
+                    "forwarding every request to \(proxy.target) and recording it into \(configuration.requestsFolder)")
+            case (.misses, true):
+                logger.notice("forwarding the requests the tree does not answer to \(proxy.target), and recording them")
             case (.misses, false): logger.notice("forwarding the requests the tree does not answer to \(proxy.target)")
             }
         }
@@ -227,7 +267,9 @@ struct Run: Command {
         var watcher: TreeWatcher?
         if configuration.watch {
             do {
-                watcher = try TreeWatcher(folder: configuration.requestsFolder) { server.service.reload(reason: "files changed") }
+                watcher = try TreeWatcher(folder: configuration.requestsFolder) {
+                    server.service.reload(reason: "files changed")
+                }
             } catch {
                 logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
             }
@@ -239,7 +281,9 @@ struct Run: Command {
         server.stop()
         LogWriter.shared.flush()
         if let (exchanges, responses) = server.recorded {
-            print("recorded \(exchanges) exchange\(exchanges == 1 ? "" : "s"), \(responses) response\(responses == 1 ? "" : "s") into \(configuration.requestsFolder)")
+            print(
+                "recorded \(exchanges) exchange\(exchanges == 1 ? "" : "s"), \(responses) response\(responses == 1 ? "" : "s") into \(configuration.requestsFolder)"
+            )
         }
     }
 }

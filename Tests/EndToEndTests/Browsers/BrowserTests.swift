@@ -26,7 +26,10 @@ struct BrowserTests {
     /// Chromium shows in `#result` once the page has run.
     static func result(cors: Bool) async throws -> String {
         let api = try TemporaryTree(
-            exchanges: ["api/fruit/GET/configuration.json": #"{"body": {"fruit": "mango"}, "headers": {"X-Request-Id": "r-42"}}"#],
+            exchanges: [
+                "api/fruit/GET/configuration.json":
+                    #"{"body": {"fruit": "mango"}, "headers": {"X-Request-Id": "r-42"}}"#
+            ],
             configuration: #"{"cors": \#(cors)}"#
         )
         defer { api.remove() }
@@ -41,24 +44,33 @@ struct BrowserTests {
         defer { siteServer.stop() }
 
         let profile = site.url.appendingPathComponent("chromium-profile")
-        var arguments = ["--headless", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000"]
+        var arguments = [
+            "--headless", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
+            "--virtual-time-budget=5000",
+        ]
         if getuid() == 0 { arguments.append("--no-sandbox") }  // Chromium refuses to run as root with its sandbox
-        let outcome = try await ExternalTool.run("chromium", arguments + ["--dump-dom", "http://127.0.0.1:\(siteServer.port)/index.html"], timeout: 60)
+        let outcome = try await ExternalTool.run(
+            "chromium", arguments + ["--dump-dom", "http://127.0.0.1:\(siteServer.port)/index.html"], timeout: 60)
         try #require(outcome.status == 0, "chromium failed: \(outcome)")
         let dom = outcome.standardOutput
-        guard let start = dom.range(of: #"<pre id="result">"#), let end = dom[start.upperBound...].range(of: "</pre>") else {
+        guard let start = dom.range(of: #"<pre id="result">"#), let end = dom[start.upperBound...].range(of: "</pre>")
+        else {
             Issue.record("no #result in the page Chromium shows: \(dom)")
             return ""
         }
         return String(dom[start.upperBound..<end.lowerBound])
     }
 
-    @Test("with cors, the page gets the JSON and an exposed header", .enabled(if: chromium != nil, "chromium is not installed (make test-deps installs it)"))
+    @Test(
+        "with cors, the page gets the JSON and an exposed header",
+        .enabled(if: chromium != nil, "chromium is not installed (make test-deps installs it)"))
     func fetchesAcrossOrigins() async throws {
         #expect(try await Self.result(cors: true) == #"fetched 200 r-42 {"fruit":"mango"}"#)
     }
 
-    @Test("without cors, the browser refuses the answer", .enabled(if: chromium != nil, "chromium is not installed (make test-deps installs it)"))
+    @Test(
+        "without cors, the browser refuses the answer",
+        .enabled(if: chromium != nil, "chromium is not installed (make test-deps installs it)"))
     func refusedWithoutCORS() async throws {
         #expect(try await Self.result(cors: false) == "failed TypeError")
     }

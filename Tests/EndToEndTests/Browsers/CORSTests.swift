@@ -12,13 +12,18 @@ struct CORSTests {
         "file/GET/data.json": .text(#"{"from": "file"}"#),
         "slow/GET/configuration.json": #"{"body": "late", "delay": 0.2}"#,
         "own/GET/configuration.json": #"{"body": "x"}"#,
-        "own/OPTIONS/configuration.json": #"{"status_code": 200, "body": "the tree's OPTIONS", "headers": {"Access-Control-Allow-Origin": "*"}}"#,
+        "own/OPTIONS/configuration.json":
+            #"{"status_code": 200, "body": "the tree's OPTIONS", "headers": {"Access-Control-Allow-Origin": "*"}}"#,
     ]
 
     static let origin = ("Origin", "http://app.test:3000")
-    static let preflightHeaders = [origin, ("Access-Control-Request-Method", "PUT"), ("Access-Control-Request-Headers", "content-type, x-token")]
+    static let preflightHeaders = [
+        origin, ("Access-Control-Request-Method", "PUT"), ("Access-Control-Request-Headers", "content-type, x-token"),
+    ]
 
-    static func serving(_ configuration: String, _ arguments: [String] = []) async throws -> (TemporaryTree, ServerProcess) {
+    static func serving(
+        _ configuration: String, _ arguments: [String] = []
+    ) async throws -> (TemporaryTree, ServerProcess) {
         let tree = try TemporaryTree(exchanges: exchanges, configuration: configuration)
         do {
             return (tree, try await ServerProcess.serving(tree, arguments))
@@ -35,7 +40,9 @@ struct CORSTests {
         #expect(response.header("Access-Control-Expose-Headers") == exposed, "\(what)")
     }
 
-    @Test("every answer to a request with an Origin echoes it: inline and file bodies, twice (built, then shared), 404, 405, a delayed one, HEAD, admin")
+    @Test(
+        "every answer to a request with an Origin echoes it: inline and file bodies, twice (built, then shared), 404, 405, a delayed one, HEAD, admin"
+    )
     func originIsEchoed() async throws {
         let (tree, server) = try await Self.serving(#"{"cors": true}"#)
         defer { tree.remove() }
@@ -86,7 +93,9 @@ struct CORSTests {
         }
     }
 
-    @Test("a preflight is answered 204 with the route's methods, the requested headers and a max age; not an exchange's call; logged and journaled")
+    @Test(
+        "a preflight is answered 204 with the route's methods, the requested headers and a max age; not an exchange's call; logged and journaled"
+    )
     func preflight() async throws {
         let (tree, server) = try await Self.serving(#"{"cors": true}"#)
         defer { tree.remove() }
@@ -117,7 +126,10 @@ struct CORSTests {
         #expect(response.headers(named: "Access-Control-Allow-Origin") == ["*"])
         #expect(response.header("Access-Control-Allow-Methods") == nil)
         let exchanges = try await server.client.get("/__espressomartini/exchanges")
-        #expect(exchanges.text.contains(#""method":"OPTIONS","route":"/own","folder":"own/OPTIONS","responses":1,"calls":1"#), "\(exchanges.text)")
+        #expect(
+            exchanges.text.contains(
+                #""method":"OPTIONS","route":"/own","folder":"own/OPTIONS","responses":1,"calls":1"#),
+            "\(exchanges.text)")
     }
 
     @Test("--cors turns it on; without cors nothing changes: no CORS headers, a preflight is a 405")
@@ -131,6 +143,8 @@ struct CORSTests {
         let preflight = try await off.client.send("OPTIONS", "/users/7", headers: Self.preflightHeaders)
         #expect(preflight.statusCode == 405)
         let user = try await off.client.get("/users/7", headers: [Self.origin])
-        #expect(user.headers.filter { $0.name.lowercased().hasPrefix("access-control-") || $0.name == "Vary" }.isEmpty, "\(user.headers)")
+        #expect(
+            user.headers.filter { $0.name.lowercased().hasPrefix("access-control-") || $0.name == "Vary" }.isEmpty,
+            "\(user.headers)")
     }
 }

@@ -43,10 +43,17 @@ extension HardeningTests {
             let results = try await batch.results()
             let after = try #require(ProcessStatus.threads(pid))
             let most = waiting.max() ?? .max
-            #expect(most <= before + Self.waitingAllowance, "threads: \(before) before, up to \(most) while 200 requests wait (\(waiting))")
-            #expect(after <= before + Self.answeredAllowance, "threads: \(before) before, \(after) once 200 delayed requests were answered")
+            #expect(
+                most <= before + Self.waitingAllowance,
+                "threads: \(before) before, up to \(most) while 200 requests wait (\(waiting))")
+            #expect(
+                after <= before + Self.answeredAllowance,
+                "threads: \(before) before, \(after) once 200 delayed requests were answered")
             let answered = results.filter { $0.response?.statusCode == 200 && $0.response?.text == "slow" }.count
-            #expect(answered == 200, "\(answered) of 200 delayed requests answered; first failure: \(results.first { $0.error != nil }?.error ?? "-")")
+            #expect(
+                answered == 200,
+                "\(answered) of 200 delayed requests answered; first failure: \(results.first { $0.error != nil }?.error ?? "-")"
+            )
             let earliest = results.map(\.elapsed).min() ?? .zero
             let latest = results.map(\.elapsed).max() ?? .zero
             #expect(earliest >= .seconds(2), "a request was answered after \(earliest), before its delay")

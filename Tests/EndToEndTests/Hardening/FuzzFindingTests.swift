@@ -35,7 +35,9 @@ extension HardeningTests {
         @Test("reset finds an exchange whose folder name starts with a combining mark (/a/\u{301}b)")
         func resetRouteWithCombiningMark() async throws {
             let folder = "a/\u{301}b"
-            let tree = try TemporaryTree(exchanges: ["\(folder)/GET/configuration.json": #"[{"body": "first"}, {"body": "second"}]"#])
+            let tree = try TemporaryTree(exchanges: [
+                "\(folder)/GET/configuration.json": #"[{"body": "first"}, {"body": "second"}]"#
+            ])
             defer { tree.remove() }
             let server = try await ServerProcess.serving(tree)
             defer { server.stop() }

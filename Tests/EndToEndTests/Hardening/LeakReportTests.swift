@@ -21,7 +21,8 @@ extension HardeningTests {
 
                 """
             for exitCode: Int32 in [1, 0] {  // LSan's default exit code, and a run told to exit 0 anyway
-                let outcome = ProcessOutcome(exitCode: exitCode, signal: nil, timedOut: false, standardOutput: "", standardError: report)
+                let outcome = ProcessOutcome(
+                    exitCode: exitCode, signal: nil, timedOut: false, standardOutput: "", standardError: report)
                 withKnownIssue("the harness must record the leak report") {
                     ServerProcess.recordUnclean(outcome, arguments: ["run", "--port", "0"])
                 }

@@ -27,11 +27,13 @@ extension HardeningTests {
                         for index in stride(from: thread, to: count, by: threads) {
                             if index % 100 < threads || connection == nil {
                                 connection?.close()
-                                connection = try HTTPConnection(host: client.host, port: client.port, timeout: client.timeout)
+                                connection = try HTTPConnection(
+                                    host: client.host, port: client.port, timeout: client.timeout)
                             }
                             let number = offset + index
                             let target = ["/ping", "/items/\(number)", "/missing/\(number)"][index % 3]
-                            try connection!.write(Array("GET \(target) HTTP/1.1\r\nHost: \(client.authority)\r\n\r\n".utf8))
+                            try connection!.write(
+                                Array("GET \(target) HTTP/1.1\r\nHost: \(client.authority)\r\n\r\n".utf8))
                             seen[try connection!.readResponse(bodiless: false).statusCode, default: 0] += 1
                         }
                         connection?.close()
@@ -65,7 +67,9 @@ extension HardeningTests {
             // Sanitizers keep freed memory in quarantine, so the bound only holds for plain builds; the
             // address sanitizer's leak checker covers the instrumented ones when the server stops.
             if !Sanitizer.isActive {
-                #expect(grown < 4 * 1024, "the server grew by \(grown) KiB over 30 000 requests (\(afterWarmUp) KiB after the warm-up)")
+                #expect(
+                    grown < 4 * 1024,
+                    "the server grew by \(grown) KiB over 30 000 requests (\(afterWarmUp) KiB after the warm-up)")
             }
             #expect(server.stop().exitCode == 0)
         }

@@ -15,7 +15,8 @@ enum ProcessStatus {
     static func openSockets(_ pid: Int32) -> Int? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
         return names.filter { name in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"))?.hasPrefix("socket:") == true
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"))?.hasPrefix(
+                "socket:") == true
         }.count
     }
 

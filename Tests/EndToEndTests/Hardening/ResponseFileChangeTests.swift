@@ -19,19 +19,27 @@ extension HardeningTests {
         static func replace(_ path: String, with bytes: [UInt8]) throws {
             let temporary = (path as NSString).deletingLastPathComponent + "/.replacement-\(UUID().uuidString)"
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw ServerProcessError(description: "rename: \(String(cString: strerror(errno)))") }
+            guard rename(temporary, path) == 0 else {
+                throw ServerProcessError(description: "rename: \(String(cString: strerror(errno)))")
+            }
         }
 
         /// Rewrites a file in place: one open with O_TRUNC, one write.
         static func rewrite(_ path: String, with bytes: [UInt8]) throws {
             let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ServerProcessError(description: "open: \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                throw ServerProcessError(description: "open: \(String(cString: strerror(errno)))")
+            }
             defer { close(descriptor) }
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == bytes.count else { throw ServerProcessError(description: "wrote \(written) of \(bytes.count) bytes") }
+            guard written == bytes.count else {
+                throw ServerProcessError(description: "wrote \(written) of \(bytes.count) bytes")
+            }
         }
 
-        @Test("a large file deleted after the tree was loaded is a clean 500 with a JSON error; everything else is served, and the file again once it is back", arguments: [false, true])
+        @Test(
+            "a large file deleted after the tree was loaded is a clean 500 with a JSON error; everything else is served, and the file again once it is back",
+            arguments: [false, true])
         func deletedLargeFile(watch: Bool) async throws {
             let tree = try TemporaryTree(
                 exchanges: [
@@ -67,7 +75,9 @@ extension HardeningTests {
             #expect(server.stop().exitCode == 0)
         }
 
-        @Test("a file deleted after the start: a small one was read with the tree and is served on; a 100 KiB one, read by its first request, is a clean 500 until it is back", arguments: [false, true])
+        @Test(
+            "a file deleted after the start: a small one was read with the tree and is served on; a 100 KiB one, read by its first request, is a clean 500 until it is back",
+            arguments: [false, true])
         func deletedFileKeptInMemory(watch: Bool) async throws {
             let medium = TestBytes.pseudoRandom(count: 100 * 1024, seed: 7)
             let tree = try TemporaryTree(
@@ -101,11 +111,15 @@ extension HardeningTests {
             #expect(server.stop().exitCode == 0)
         }
 
-        @Test("a large file replaced by rename is sent as exactly the new bytes with their Content-Length; a download already running keeps the old ones")
+        @Test(
+            "a large file replaced by rename is sent as exactly the new bytes with their Content-Length; a download already running keeps the old ones"
+        )
         func replacedLargeFile() async throws {
             let first = TestBytes.pseudoRandom(count: Self.largeSize, seed: 1)
             let tree = try TemporaryTree(
-                exchanges: ["big/GET/configuration.json": #"{"response_file": "big.bin"}"#, "big/GET/big.bin": .bytes(first)],
+                exchanges: [
+                    "big/GET/configuration.json": #"{"response_file": "big.bin"}"#, "big/GET/big.bin": .bytes(first),
+                ],
                 configuration: #"{"watch": false}"#
             )
             defer { tree.remove() }
@@ -125,7 +139,9 @@ extension HardeningTests {
                 return try HTTPResponse(raw: start + connection.readToEnd())
             }
             #expect(inFlight.contentLength == first.count)
-            #expect(inFlight.body == first, "the download running during the rename got \(inFlight.body.count) bytes, not the old file")
+            #expect(
+                inFlight.body == first,
+                "the download running during the rename got \(inFlight.body.count) bytes, not the old file")
 
             let afterRename = try await client.get("/big")
             #expect(afterRename.contentLength == second.count)
@@ -139,12 +155,19 @@ extension HardeningTests {
             #expect(server.stop().exitCode == 0)
         }
 
-        @Test("a small file changed with watch on, in place or by rename: each reload serves exactly the new bytes, never a mix or a step back")
+        @Test(
+            "a small file changed with watch on, in place or by rename: each reload serves exactly the new bytes, never a mix or a step back"
+        )
         func changedSmallFile() async throws {
             /// Version k: 8 KiB, every byte naming k, so that a mix of two versions cannot pass for either.
-            func version(_ k: Int) -> [UInt8] { Array("version \(k)\n".utf8) + [UInt8](repeating: UInt8(ascii: "a") + UInt8(k), count: 8 * 1024) }
+            func version(_ k: Int) -> [UInt8] {
+                Array("version \(k)\n".utf8) + [UInt8](repeating: UInt8(ascii: "a") + UInt8(k), count: 8 * 1024)
+            }
             let tree = try TemporaryTree(
-                exchanges: ["small/GET/configuration.json": #"{"response_file": "small.txt"}"#, "small/GET/small.txt": .bytes(version(0))],
+                exchanges: [
+                    "small/GET/configuration.json": #"{"response_file": "small.txt"}"#,
+                    "small/GET/small.txt": .bytes(version(0)),
+                ],
                 configuration: #"{"watch": true}"#
             )
             defer { tree.remove() }
@@ -157,7 +180,11 @@ extension HardeningTests {
             let poller = RepeatedRequests(client: client, target: "/small")
             var servedWithin: [Duration?] = []
             for k in 1...6 {
-                if k % 2 == 1 { try Self.rewrite(file, with: versions[k]) } else { try Self.replace(file, with: versions[k]) }
+                if k % 2 == 1 {
+                    try Self.rewrite(file, with: versions[k])
+                } else {
+                    try Self.replace(file, with: versions[k])
+                }
                 let changed = ContinuousClock.now
                 var served: Duration?
                 while served == nil && ContinuousClock.now - changed < .seconds(10) {
@@ -169,21 +196,30 @@ extension HardeningTests {
             }
             let (answers, errors) = try await BlockingCall.run { try poller.stop() }
 
-            #expect(servedWithin.allSatisfy { $0 != nil }, "changes served after \(servedWithin) (nil: not within 10 s)")
+            #expect(
+                servedWithin.allSatisfy { $0 != nil }, "changes served after \(servedWithin) (nil: not within 10 s)")
             #expect(errors.isEmpty, "\(errors.count) polls failed: \(errors.prefix(3))")
             let seen = answers.map { answer in versions.firstIndex(of: answer.body) ?? -1 }
             #expect(answers.allSatisfy { $0.statusCode == 200 && $0.contentLength == $0.body.count })
-            #expect(!seen.contains(-1), "\(seen.filter { $0 == -1 }.count) of \(seen.count) answers were no version at all (a mix or a partial file)")
-            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "an answer went back to an older version: \(seen)")
+            #expect(
+                !seen.contains(-1),
+                "\(seen.filter { $0 == -1 }.count) of \(seen.count) answers were no version at all (a mix or a partial file)"
+            )
+            #expect(
+                zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "an answer went back to an older version: \(seen)")
             #expect(seen.last == 6)
             #expect(server.stop().exitCode == 0)
         }
 
-        @Test("a file truncated and written 400 ms later (an editor saving slowly) is never served half-written: the reload waits for the writer to close it")
+        @Test(
+            "a file truncated and written 400 ms later (an editor saving slowly) is never served half-written: the reload waits for the writer to close it"
+        )
         func slowRewrite() async throws {
             let old = Array("old version".utf8), new = Array("new version".utf8)
             let tree = try TemporaryTree(
-                exchanges: ["slow/GET/configuration.json": #"{"response_file": "slow.txt"}"#, "slow/GET/slow.txt": .bytes(old)],
+                exchanges: [
+                    "slow/GET/configuration.json": #"{"response_file": "slow.txt"}"#, "slow/GET/slow.txt": .bytes(old),
+                ],
                 configuration: #"{"watch": true}"#
             )
             defer { tree.remove() }
@@ -206,7 +242,9 @@ extension HardeningTests {
 
             #expect(errors.isEmpty, "\(errors.count) polls failed: \(errors.prefix(3))")
             let bodies = answers.map(\.body)
-            #expect(bodies.allSatisfy { $0 == old || $0 == new }, "\(bodies.filter { $0 != old && $0 != new }.count) answers were neither version")
+            #expect(
+                bodies.allSatisfy { $0 == old || $0 == new },
+                "\(bodies.filter { $0 != old && $0 != new }.count) answers were neither version")
             #expect(bodies.last == new)
             #expect(server.stop().exitCode == 0)
         }
@@ -214,7 +252,9 @@ extension HardeningTests {
         /// The one case that cannot be protected: a file sent from disk and truncated in place while it is
         /// being sent. The server has promised its Content-Length and cannot take it back; it stops sending
         /// and libmicrohttpd closes the connection once `connection_timeout` has passed with nothing to send.
-        @Test("a large file truncated in place while it is sent ends the answer short of its Content-Length, the connection is closed after connection_timeout, and the server carries on")
+        @Test(
+            "a large file truncated in place while it is sent ends the answer short of its Content-Length, the connection is closed after connection_timeout, and the server carries on"
+        )
         func truncatedWhileSent() async throws {
             let size = 32 * 1024 * 1024
             let tree = try TemporaryTree(

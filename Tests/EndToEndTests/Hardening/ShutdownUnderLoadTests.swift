@@ -7,7 +7,9 @@ extension HardeningTests {
     /// delay), then exit 0 within the 10 s grace.
     @Suite("stopping under load")
     struct ShutdownUnderLoadTests {
-        @Test("SIGTERM while 200 requests wait on a 2 s delay: every one gets its full answer, then the process exits 0 within the grace")
+        @Test(
+            "SIGTERM while 200 requests wait on a 2 s delay: every one gets its full answer, then the process exits 0 within the grace"
+        )
         func stopWith200DelayedRequests() async throws {
             let payload = String(repeating: "espresso martini ", count: 300)
             let tree = try TemporaryTree(
@@ -31,7 +33,10 @@ extension HardeningTests {
             let exited = ContinuousClock.now - signalled
 
             let complete = results.filter { $0.response?.statusCode == 200 && $0.response?.text == payload }.count
-            #expect(complete == 200, "\(complete) of 200 delayed requests got their full answer; first failure: \(results.first { $0.response?.text != payload }?.error ?? "a partial body")")
+            #expect(
+                complete == 200,
+                "\(complete) of 200 delayed requests got their full answer; first failure: \(results.first { $0.response?.text != payload }?.error ?? "a partial body")"
+            )
             let earliest = results.map(\.elapsed).min() ?? .zero
             #expect(earliest >= .seconds(2), "a request was answered after \(earliest): the stop cut its delay short")
             #expect(outcome.exitCode == 0, "\(outcome)")

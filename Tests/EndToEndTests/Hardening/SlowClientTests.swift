@@ -13,7 +13,9 @@ extension HardeningTests {
             try TemporaryTree(exchanges: exchanges, configuration: configuration)
         }
 
-        @Test("400 connections stuck halfway through their request line do not hold up another client, and cost nothing once gone")
+        @Test(
+            "400 connections stuck halfway through their request line do not hold up another client, and cost nothing once gone"
+        )
         func stuckConnectionsDoNotBlock() async throws {
             DescriptorLimit.raise(to: 8192)
             let tree = try Self.tree(#"{"watch": false}"#)
@@ -29,22 +31,30 @@ extension HardeningTests {
                     connection.send("GET /pi")
                     return connection
                 }
-                let accepted = ProcessStatus.wait(timeout: .seconds(10), { ProcessStatus.openSockets(pid) }, until: { $0 >= baseline + 400 })
+                let accepted = ProcessStatus.wait(
+                    timeout: .seconds(10), { ProcessStatus.openSockets(pid) }, until: { $0 >= baseline + 400 })
                 let answer = client.timedBlocking("GET", "/ping")
                 let stillOpen = stuck.filter { !$0.drain() }.count
                 stuck.forEach { $0.close() }
-                let afterwards = ProcessStatus.wait(timeout: .seconds(10), { ProcessStatus.openSockets(pid) }, until: { $0 <= baseline })
+                let afterwards = ProcessStatus.wait(
+                    timeout: .seconds(10), { ProcessStatus.openSockets(pid) }, until: { $0 <= baseline })
                 return (accepted, answer, stillOpen, afterwards)
             }
-            #expect((accepted ?? 0) >= baseline + 400, "the server holds \(accepted ?? -1) sockets, expected \(baseline) + 400")
+            #expect(
+                (accepted ?? 0) >= baseline + 400,
+                "the server holds \(accepted ?? -1) sockets, expected \(baseline) + 400")
             #expect(try answer.get().text == "pong")
             #expect(answer.elapsed < .seconds(1), "the request waited \(answer.elapsed) behind 400 stuck connections")
-            #expect(stillOpen == 400, "\(400 - stillOpen) stuck connections were closed before connection_timeout (30 s)")
-            #expect(afterwards == baseline, "\(afterwards ?? -1) sockets open after the clients left, \(baseline) before")
+            #expect(
+                stillOpen == 400, "\(400 - stillOpen) stuck connections were closed before connection_timeout (30 s)")
+            #expect(
+                afterwards == baseline, "\(afterwards ?? -1) sockets open after the clients left, \(baseline) before")
             #expect(server.stop().exitCode == 0)
         }
 
-        @Test("with connection_timeout 2, idle connections and half-sent requests are closed by the server after about 2 s")
+        @Test(
+            "with connection_timeout 2, idle connections and half-sent requests are closed by the server after about 2 s"
+        )
         func idleConnectionsTimeOut() async throws {
             DescriptorLimit.raise(to: 8192)
             let tree = try Self.tree(#"{"watch": false, "connection_timeout": 2}"#)
@@ -75,9 +85,12 @@ extension HardeningTests {
                 #expect(first >= .milliseconds(1500), "a connection was closed after \(first), before its 2 s")
                 #expect(last < .seconds(6), "the last idle connection was closed after \(last)")
             }
-            #expect(keptAlive.starts(with: Array("HTTP/1.1 200".utf8)), "the kept-alive connection got \(String(decoding: keptAlive.prefix(40), as: UTF8.self))")
+            #expect(
+                keptAlive.starts(with: Array("HTTP/1.1 200".utf8)),
+                "the kept-alive connection got \(String(decoding: keptAlive.prefix(40), as: UTF8.self))")
             #expect(try await server.client.get("/ping").text == "pong")
-            let afterwards = ProcessStatus.wait(timeout: .seconds(5), { ProcessStatus.openSockets(pid) }, until: { $0 <= baseline })
+            let afterwards = ProcessStatus.wait(
+                timeout: .seconds(5), { ProcessStatus.openSockets(pid) }, until: { $0 <= baseline })
             #expect(afterwards == baseline)
             #expect(server.stop().exitCode == 0)
         }
@@ -109,7 +122,9 @@ extension HardeningTests {
             #expect(try await server.client.get("/ping").text == "pong")
         }
 
-        @Test("beyond connection_limit (50) the server takes no more connections; those it holds still work; afterwards it serves the queued ones and new ones")
+        @Test(
+            "beyond connection_limit (50) the server takes no more connections; those it holds still work; afterwards it serves the queued ones and new ones"
+        )
         func connectionLimit() async throws {
             let tree = try Self.tree(#"{"watch": false, "connection_limit": 50}"#)
             defer { tree.remove() }
@@ -127,7 +142,8 @@ extension HardeningTests {
                     return connection
                 }
                 defer { holders.forEach { $0.close() } }
-                let full = ProcessStatus.wait(timeout: .seconds(10), { ProcessStatus.openSockets(pid) }, until: { $0 >= baseline + 50 })
+                let full = ProcessStatus.wait(
+                    timeout: .seconds(10), { ProcessStatus.openSockets(pid) }, until: { $0 >= baseline + 50 })
                 // 20 more send complete requests: the kernel completes their handshake, the server does not take them.
                 let extra = try (0..<20).map { _ in
                     let connection = try RawConnection(port: port)
@@ -137,7 +153,9 @@ extension HardeningTests {
                 defer { extra.forEach { $0.close() } }
                 usleep(1_000_000)
                 let whileFull = ProcessStatus.openSockets(pid)
-                let extraAnswered = extra.filter { _ = $0.drain(); return !$0.received.isEmpty }.count
+                let extraAnswered = extra.filter {
+                    _ = $0.drain(); return !$0.received.isEmpty
+                }.count
                 // The connections inside the limit finish their requests and are answered.
                 holders.forEach { $0.send("Connection: close\r\n\r\n") }
                 let holdersClosed = RawConnection.waitUntilClosed(holders, timeout: .seconds(10))
@@ -145,17 +163,27 @@ extension HardeningTests {
                 // Then the queued ones get their turn.
                 let extraClosed = RawConnection.waitUntilClosed(extra, timeout: .seconds(10))
                 let extraServed = extra.filter { $0.received.starts(with: Array("HTTP/1.1 200".utf8)) }.count
-                return (full, whileFull, extraAnswered, holdersClosed.filter { $0 != nil }.count, holdersAnswered,
-                        extraClosed.filter { $0 != nil }.count, extraServed)
+                return (
+                    full, whileFull, extraAnswered, holdersClosed.filter { $0 != nil }.count, holdersAnswered,
+                    extraClosed.filter { $0 != nil }.count, extraServed
+                )
             }
             let (full, whileFull, extraAnswered, holdersClosed, holdersAnswered, extraClosed, extraServed) = result
             #expect(full == baseline + 50, "the server holds \(full ?? -1) sockets with 50 clients, \(baseline) idle")
-            #expect((whileFull ?? .max) <= baseline + 50, "the server took \((whileFull ?? 0) - baseline) connections with a limit of 50")
-            #expect(extraAnswered == 0, "\(extraAnswered) connections beyond the limit were answered while it was reached")
-            #expect(holdersClosed == 50 && holdersAnswered == 50, "\(holdersAnswered) of the 50 connections inside the limit were answered")
-            #expect(extraClosed == 20 && extraServed == 20, "\(extraServed) of the 20 queued connections were answered once the others left")
+            #expect(
+                (whileFull ?? .max) <= baseline + 50,
+                "the server took \((whileFull ?? 0) - baseline) connections with a limit of 50")
+            #expect(
+                extraAnswered == 0, "\(extraAnswered) connections beyond the limit were answered while it was reached")
+            #expect(
+                holdersClosed == 50 && holdersAnswered == 50,
+                "\(holdersAnswered) of the 50 connections inside the limit were answered")
+            #expect(
+                extraClosed == 20 && extraServed == 20,
+                "\(extraServed) of the 20 queued connections were answered once the others left")
             #expect(try await server.client.get("/ping").text == "pong")
-            let afterwards = ProcessStatus.wait(timeout: .seconds(5), { ProcessStatus.openSockets(pid) }, until: { $0 <= baseline })
+            let afterwards = ProcessStatus.wait(
+                timeout: .seconds(5), { ProcessStatus.openSockets(pid) }, until: { $0 <= baseline })
             #expect(afterwards == baseline)
             #expect(server.stop().exitCode == 0)
         }

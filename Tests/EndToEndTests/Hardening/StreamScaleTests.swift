@@ -8,7 +8,10 @@ extension HardeningTests {
     @Suite("streams at scale")
     struct StreamScaleTests {
         static let exchanges: [String: TreeEntry] = [
-            "events/GET/configuration.json": .text(#"{"stream": ["# + (0..<5).map { #"{"delay": 0.2, "id": "\#($0)", "data": {"n": \#($0)}}"# }.joined(separator: ", ") + "]}"),
+            "events/GET/configuration.json": .text(
+                #"{"stream": ["#
+                    + (0..<5).map { #"{"delay": 0.2, "id": "\#($0)", "data": {"n": \#($0)}}"# }.joined(separator: ", ")
+                    + "]}"),
             "download/GET/configuration.json": #"{"response_file": "blob.bin", "bandwidth": "16KB"}"#,
             "download/GET/blob.bin": .bytes(TestBytes.pseudoRandom(count: 16 * 1024, seed: 5)),
             "hello/GET/configuration.json": #"{"body": "hello"}"#,
@@ -19,7 +22,9 @@ extension HardeningTests {
         /// one per stream (SPEC: within 8 of the idle count).
         static let allowance = 8
 
-        @Test("200 streams at once: every event, each after its delay, no thread per stream, other requests answered meanwhile")
+        @Test(
+            "200 streams at once: every event, each after its delay, no thread per stream, other requests answered meanwhile"
+        )
         func twoHundredStreams() async throws {
             let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"watch": false}"#)
             defer { tree.remove() }
@@ -45,7 +50,9 @@ extension HardeningTests {
             }
             #expect(read, "\(streams.responses.filter(\.ended).count) of 200 streams complete")
             let most = threads.max() ?? .max
-            #expect(most <= idle + Self.allowance, "threads: \(idle) idle, up to \(most) with 200 streams open (\(threads))")
+            #expect(
+                most <= idle + Self.allowance, "threads: \(idle) idle, up to \(most) with 200 streams open (\(threads))"
+            )
             for response in streams.responses {
                 let events = response.chunks.map { String(decoding: $0.bytes, as: UTF8.self) }
                 #expect(events == (0..<5).map { "id: \($0)\ndata: {\"n\":\($0)}\n\n" })
@@ -53,11 +60,15 @@ extension HardeningTests {
                 // Times count from the request's sending, before the stream's schedule starts: an event can
                 // come late on a loaded machine, never before its delays have passed.
                 for (index, chunk) in response.chunks.enumerated() {
-                    #expect(chunk.at >= .milliseconds(200 * (index + 1)), "event \(index) early: \(response.chunks.map(\.at))")
+                    #expect(
+                        chunk.at >= .milliseconds(200 * (index + 1)),
+                        "event \(index) early: \(response.chunks.map(\.at))")
                 }
                 #expect(response.chunks[4].at < .seconds(6), "the last event after \(response.chunks[4].at)")
             }
-            #expect(others.count >= 2 && others.allSatisfy { $0.response?.text == "hello" }, "other requests answered while the streams ran")
+            #expect(
+                others.count >= 2 && others.allSatisfy { $0.response?.text == "hello" },
+                "other requests answered while the streams ran")
             #expect(others.map(\.elapsed).max() ?? .zero < .seconds(2), "\(others.map(\.elapsed))")
         }
 
@@ -86,9 +97,12 @@ extension HardeningTests {
             let expected = TestBytes.pseudoRandom(count: 16 * 1024, seed: 5)
             #expect(downloads.responses.allSatisfy { $0.body == expected })
             let times = downloads.responses.map { SlowNetworkTests.seconds($0.bodyCompleteAt) }
-            #expect(times.min() ?? 0 >= 0.9, "16 KiB at 16 KiB/s each, the first 819 bytes at once: 0.95 s; fastest \(times.min() ?? 0) s")
+            #expect(
+                times.min() ?? 0 >= 0.9,
+                "16 KiB at 16 KiB/s each, the first 819 bytes at once: 0.95 s; fastest \(times.min() ?? 0) s")
             let most = threads.max() ?? .max
-            #expect(most <= idle + Self.allowance, "threads: \(idle) idle, up to \(most) with 200 downloads (\(threads))")
+            #expect(
+                most <= idle + Self.allowance, "threads: \(idle) idle, up to \(most) with 200 downloads (\(threads))")
         }
     }
 }

@@ -16,7 +16,9 @@ extension HardeningTests {
             return (0..<chunkSize).map { _ in UInt8.random(in: 0x21...0x7E, using: &generator) }
         }()
 
-        @Test("a 512 MiB upload is answered 200, the server grows by less than 64 MiB, and the journal keeps 64 KiB of it and the full size")
+        @Test(
+            "a 512 MiB upload is answered 200, the server grows by less than 64 MiB, and the journal keeps 64 KiB of it and the full size"
+        )
         func hugeUpload() async throws {
             let tree = try TemporaryTree(
                 exchanges: ["upload/POST/configuration.json": #"{"body": "received"}"#],
@@ -31,7 +33,10 @@ extension HardeningTests {
             let (raw, peak) = try await BlockingCall.run {
                 let connection = try HTTPConnection(host: client.host, port: client.port, timeout: 30)
                 defer { connection.close() }
-                try connection.write(Array("POST /upload HTTP/1.1\r\nHost: \(client.authority)\r\nContent-Type: application/octet-stream\r\nContent-Length: \(Self.size)\r\nConnection: close\r\n\r\n".utf8))
+                try connection.write(
+                    Array(
+                        "POST /upload HTTP/1.1\r\nHost: \(client.authority)\r\nContent-Type: application/octet-stream\r\nContent-Length: \(Self.size)\r\nConnection: close\r\n\r\n"
+                            .utf8))
                 var peak = before
                 for index in 0..<(Self.size / Self.chunkSize) {
                     try connection.write(Self.chunk)
@@ -50,7 +55,9 @@ extension HardeningTests {
             #expect(entry["body_size"] as? Int == Self.size)
             let body = try #require(entry["body"] as? String)
             #expect(body.utf8.count == 65536)
-            #expect(Array(body.utf8) == Array(Self.chunk.prefix(65536)), "the journal's 64 KiB are not the start of the upload")
+            #expect(
+                Array(body.utf8) == Array(Self.chunk.prefix(65536)),
+                "the journal's 64 KiB are not the start of the upload")
             #expect(try await client.get("/__espressomartini/health").statusCode == 200)
             #expect(server.stop().exitCode == 0)
         }

@@ -23,7 +23,8 @@ enum EspressoMartiniBinary {
         }
         // Tests/EndToEndTests/Harness/EspressoMartiniBinary.swift → the package root.
         let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent(".build/debug/espressomartini"))
         for candidate in candidates where fileManager.isExecutableFile(atPath: candidate.path) {
             return candidate.path

@@ -25,9 +25,14 @@ enum ExternalTool {
     }
 
     /// Runs `name ARGUMENTS` in `directory`; killed after `timeout` seconds.
-    static func run(_ name: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 20) async throws -> Outcome {
-        guard let executable = path(of: name) else { throw Missing(description: "\(name) is not installed (make test-deps installs it)") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-tool-\(UUID().uuidString)")
+    static func run(
+        _ name: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 20
+    ) async throws -> Outcome {
+        guard let executable = path(of: name) else {
+            throw Missing(description: "\(name) is not installed (make test-deps installs it)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputURL = folder.appendingPathComponent("stdout"), errorURL = folder.appendingPathComponent("stderr")
@@ -51,7 +56,11 @@ enum ExternalTool {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        func read(_ url: URL) -> String { String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self) }
-        return Outcome(status: timedOut ? -1 : process.terminationStatus, timedOut: timedOut, standardOutput: read(outputURL), standardError: read(errorURL))
+        func read(_ url: URL) -> String {
+            String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self)
+        }
+        return Outcome(
+            status: timedOut ? -1 : process.terminationStatus, timedOut: timedOut, standardOutput: read(outputURL),
+            standardError: read(errorURL))
     }
 }

@@ -13,7 +13,9 @@ struct HTTPClient: Sendable {
 
     /// The request bytes: request line, `Host`, the headers given, `Content-Length` when there is a body,
     /// `Connection: close`, then the body.
-    func requestBytes(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil) -> [UInt8] {
+    func requestBytes(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(authority)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
@@ -22,7 +24,9 @@ struct HTTPClient: Sendable {
     }
 
     /// One exchange on a new connection, blocking the calling thread (bounded by `timeout`).
-    func sendBlocking(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> HTTPResponse {
+    func sendBlocking(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) throws -> HTTPResponse {
         let connection = try HTTPConnection(host: host, port: port, timeout: timeout)
         defer { connection.close() }
         try connection.write(requestBytes(method, target, headers: headers, body: body))
@@ -30,7 +34,9 @@ struct HTTPClient: Sendable {
     }
 
     /// One exchange on a new connection, on a thread of its own.
-    func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> HTTPResponse {
+    func send(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) async throws -> HTTPResponse {
         let client = self
         return try await BlockingCall.run { try client.sendBlocking(method, target, headers: headers, body: body) }
     }
@@ -86,7 +92,9 @@ struct HTTPClient: Sendable {
             func bytes(_ index: Int) -> [UInt8] {
                 let (method, target) = requests[index]
                 let last = index == requests.count - 1
-                return Array("\(method) \(target) HTTP/1.1\r\nHost: \(client.authority)\r\n\(last ? "Connection: close\r\n" : "")\r\n".utf8)
+                return Array(
+                    "\(method) \(target) HTTP/1.1\r\nHost: \(client.authority)\r\n\(last ? "Connection: close\r\n" : "")\r\n"
+                        .utf8)
             }
             let bodiless = Set(requests.indices.filter { requests[$0].method == "HEAD" })
             if pipelined {
@@ -97,7 +105,8 @@ struct HTTPClient: Sendable {
             for index in requests.indices {
                 try connection.write(bytes(index))
                 if index == requests.count - 1 {
-                    let tail = try HTTPResponse.sequence(from: connection.readToEnd(), bodiless: bodiless.contains(index) ? [0] : [])
+                    let tail = try HTTPResponse.sequence(
+                        from: connection.readToEnd(), bodiless: bodiless.contains(index) ? [0] : [])
                     responses.append(contentsOf: tail)
                 } else {
                     responses.append(try connection.readResponse(bodiless: bodiless.contains(index)))

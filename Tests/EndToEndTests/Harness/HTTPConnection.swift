@@ -19,7 +19,8 @@ final class HTTPConnection: @unchecked Sendable {
             throw HTTPClientError(.address, "cannot resolve \(host):\(port): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(results) }
-        let socketDescriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socketDescriptor = socket(
+            info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketDescriptor >= 0 else { throw HTTPClientError(.connect, "socket()", errorNumber: errno) }
         descriptor = socketDescriptor
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
@@ -56,7 +57,8 @@ final class HTTPConnection: @unchecked Sendable {
                 if number == EAGAIN || number == EWOULDBLOCK {
                     throw HTTPClientError(.timeout, "sending timed out after \(sent) of \(bytes.count) bytes")
                 }
-                throw HTTPClientError(.send, "sending failed after \(sent) of \(bytes.count) bytes", errorNumber: number)
+                throw HTTPClientError(
+                    .send, "sending failed after \(sent) of \(bytes.count) bytes", errorNumber: number)
             }
             sent += count
         }
@@ -75,18 +77,21 @@ final class HTTPConnection: @unchecked Sendable {
                 let length = bodiless ? 0 : head.contentLength ?? 0
                 if received.count - end.upperBound >= length {
                     pending = Array(received[(end.upperBound + length)...])
-                    return try HTTPResponse.sequence(from: Array(received[..<(end.upperBound + length)]), bodiless: bodiless ? [0] : [])[0]
+                    return try HTTPResponse.sequence(
+                        from: Array(received[..<(end.upperBound + length)]), bodiless: bodiless ? [0] : [])[0]
                 }
             }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 received.append(contentsOf: buffer[0..<count])
             } else if count == 0 {
-                throw HTTPClientError(.receive, "the server closed the connection after \(received.count) bytes of a response")
+                throw HTTPClientError(
+                    .receive, "the server closed the connection after \(received.count) bytes of a response")
             } else if errno != EINTR {
                 let number = errno
                 if number == EAGAIN || number == EWOULDBLOCK {
-                    throw HTTPClientError(.timeout, "no complete response within the timeout; got \(received.count) bytes")
+                    throw HTTPClientError(
+                        .timeout, "no complete response within the timeout; got \(received.count) bytes")
                 }
                 throw HTTPClientError(.receive, "receiving failed after \(received.count) bytes", errorNumber: number)
             }

@@ -12,10 +12,13 @@ struct HTTPResponse: Sendable {
     init(raw: [UInt8]) throws {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = raw.firstRange(of: separator) else {
-            throw HTTPClientError(.malformed, "no complete header block in \(raw.count) bytes: \(String(decoding: raw.prefix(200), as: UTF8.self))")
+            throw HTTPClientError(
+                .malformed,
+                "no complete header block in \(raw.count) bytes: \(String(decoding: raw.prefix(200), as: UTF8.self))")
         }
         // Lines split on the bytes, in one pass (Foundation's string search is slow under the sanitizers).
-        var lines = raw[..<end.lowerBound].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+        var lines = raw[..<end.lowerBound].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            line in
             String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
         }
         let statusLine = lines.removeFirst()
@@ -26,7 +29,9 @@ struct HTTPResponse: Sendable {
         statusCode = code
         reason = parts.count > 2 ? String(parts[2]) : ""
         headers = try lines.map { line in
-            guard let colon = line.firstIndex(of: ":") else { throw HTTPClientError(.malformed, "bad header line '\(line)'") }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw HTTPClientError(.malformed, "bad header line '\(line)'")
+            }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         body = Array(raw[end.upperBound...])
@@ -49,9 +54,14 @@ struct HTTPResponse: Sendable {
             let headLength = rest.count - head.body.count
             let length = bodiless.contains(responses.count) ? 0 : head.contentLength ?? 0
             guard head.body.count >= length else {
-                throw HTTPClientError(.malformed, "response \(responses.count + 1) is cut short: \(head.body.count) of \(length) body bytes")
+                throw HTTPClientError(
+                    .malformed,
+                    "response \(responses.count + 1) is cut short: \(head.body.count) of \(length) body bytes")
             }
-            responses.append(HTTPResponse(statusCode: head.statusCode, reason: head.reason, headers: head.headers, body: Array(head.body.prefix(length))))
+            responses.append(
+                HTTPResponse(
+                    statusCode: head.statusCode, reason: head.reason, headers: head.headers,
+                    body: Array(head.body.prefix(length))))
             rest = rest.dropFirst(headLength + length)
         }
         return responses

@@ -12,7 +12,8 @@ enum LocalAddress {
         while let current = entry {
             defer { entry = current.pointee.ifa_next }
             guard let address = current.pointee.ifa_addr, Int32(address.pointee.sa_family) == AF_INET,
-                  current.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0, current.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
+                current.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0, current.pointee.ifa_flags & UInt32(IFF_UP) != 0
+            else { continue }
             var ipv4 = UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr
             var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             inet_ntop(AF_INET, &ipv4, &text, socklen_t(text.count))

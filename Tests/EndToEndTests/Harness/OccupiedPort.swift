@@ -18,9 +18,12 @@ final class OccupiedPort: @unchecked Sendable {
             throw HTTPClientError(.address, "cannot resolve \(host)")
         }
         defer { freeaddrinfo(results) }
-        let socketDescriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socketDescriptor = socket(
+            info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketDescriptor >= 0 else { throw HTTPClientError(.connect, "socket()", errorNumber: errno) }
-        guard bind(socketDescriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(socketDescriptor, 16) == 0 else {
+        guard bind(socketDescriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0,
+            listen(socketDescriptor, 16) == 0
+        else {
             let number = errno
             Glibc.close(socketDescriptor)
             throw HTTPClientError(.connect, "cannot bind \(host)", errorNumber: number)
@@ -33,8 +36,12 @@ final class OccupiedPort: @unchecked Sendable {
         let isIPv6 = Int32(storage.ss_family) == AF_INET6
         port = withUnsafePointer(to: &storage) { pointer in
             isIPv6
-                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin_port))
+                }
         }
         self.host = host
         descriptor = socketDescriptor

@@ -27,7 +27,8 @@ final class ParallelRequests: @unchecked Sendable {
     /// every request has been written. Blocks the calling thread (bounded): call it from a thread of
     /// its own (`BlockingCall`) or use the async `start`.
     static func startBlocking(
-        _ count: Int, client: HTTPClient, method: String = "GET", target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+        _ count: Int, client: HTTPClient, method: String = "GET", target: String, headers: [(String, String)] = [],
+        body: [UInt8]? = nil
     ) throws -> ParallelRequests {
         let batch = ParallelRequests(count: count)
         let request = client.requestBytes(method, target, headers: headers, body: body)
@@ -43,9 +44,12 @@ final class ParallelRequests: @unchecked Sendable {
     }
 
     static func start(
-        _ count: Int, client: HTTPClient, method: String = "GET", target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+        _ count: Int, client: HTTPClient, method: String = "GET", target: String, headers: [(String, String)] = [],
+        body: [UInt8]? = nil
     ) async throws -> ParallelRequests {
-        try await BlockingCall.run { try startBlocking(count, client: client, method: method, target: target, headers: headers, body: body) }
+        try await BlockingCall.run {
+            try startBlocking(count, client: client, method: method, target: target, headers: headers, body: body)
+        }
     }
 
     private func perform(_ index: Int, client: HTTPClient, request: [UInt8]) {

@@ -9,8 +9,12 @@ struct ProcessOutcome: Sendable, CustomStringConvertible {
     let standardOutput: String
     let standardError: String
 
-    var standardErrorLines: [String] { standardError.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-    var standardOutputLines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    var standardErrorLines: [String] {
+        standardError.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+    var standardOutputLines: [String] {
+        standardOutput.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
 
     var description: String {
         let ending = timedOut ? "timed out (killed)" : exitCode.map { "exit \($0)" } ?? "signal \(signal ?? 0)"

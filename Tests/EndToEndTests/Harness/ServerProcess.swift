@@ -62,7 +62,9 @@ final class ServerProcess: @unchecked Sendable {
             try? standardError.close()
         }
         guard FileManager.default.isExecutableFile(atPath: EspressoMartiniBinary.path) else {
-            throw ServerProcessError(description: "no executable at \(EspressoMartiniBinary.path); run `swift build` or set ESPRESSOMARTINI_BINARY")
+            throw ServerProcessError(
+                description:
+                    "no executable at \(EspressoMartiniBinary.path); run `swift build` or set ESPRESSOMARTINI_BINARY")
         }
         // Start the server as a shell or systemd would, with the stop signals not blocked: a child
         // inherits the mask of the thread that spawns it, and the test runner's threads block them.
@@ -83,13 +85,17 @@ final class ServerProcess: @unchecked Sendable {
     // MARK: Starting
 
     /// Spawns the binary with `arguments` in `directory`; does not wait for anything.
-    static func launch(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ServerProcess {
+    static func launch(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) throws -> ServerProcess {
         try ServerProcess(arguments: arguments, workingDirectory: directory, extraEnvironment: environment)
     }
 
     /// Spawns the binary and waits (bounded) for its listening line; on failure the process is stopped
     /// and the error carries what it wrote.
-    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws -> ServerProcess {
+    static func start(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
         let server = try launch(arguments, in: directory, environment: environment)
         do {
             try await server.waitForListening()
@@ -106,7 +112,9 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Runs the binary to its end (bounded: killed after `timeout`) and returns how it ended.
-    static func runToCompletion(_ arguments: [String], in directory: URL, timeout: Double = 10) async throws -> ProcessOutcome {
+    static func runToCompletion(
+        _ arguments: [String], in directory: URL, timeout: Double = 10
+    ) async throws -> ProcessOutcome {
         let process = try launch(arguments, in: directory)
         return await process.waitForExit(timeout: timeout)
     }
@@ -145,7 +153,7 @@ final class ServerProcess: @unchecked Sendable {
         guard let prefix = prefixes.first(where: line.hasPrefix) else { return nil }
         let address = line.dropFirst(prefix.count)
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
-              (1...65535).contains(port)
+            (1...65535).contains(port)
         else { return nil }
         var host = String(address[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") {
@@ -200,7 +208,8 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     static func recordUnclean(_ outcome: ProcessOutcome, arguments: [String]) {
-        let sanitizer = outcome.standardError.contains("ThreadSanitizer") || outcome.standardError.contains("AddressSanitizer")
+        let sanitizer =
+            outcome.standardError.contains("ThreadSanitizer") || outcome.standardError.contains("AddressSanitizer")
         let crash = outcome.standardError.contains("Fatal error") || outcome.signal != nil
         if outcome.exitCode != 0 || sanitizer || crash || outcome.timedOut {
             Issue.record("espressomartini \(arguments.joined(separator: " ")) did not stop cleanly: \(outcome)")

@@ -51,7 +51,9 @@ final class StreamingClients: @unchecked Sendable {
         let bytes = Array(request.utf8)
         for _ in 0..<count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard descriptor >= 0 else { close(); throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                close(); throw Failure(description: "socket: \(String(cString: strerror(errno)))")
+            }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
@@ -59,15 +61,21 @@ final class StreamingClients: @unchecked Sendable {
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             descriptors.append(descriptor)
-            guard connected == 0 else { close(); throw Failure(description: "connect: \(String(cString: strerror(errno)))") }
+            guard connected == 0 else {
+                close(); throw Failure(description: "connect: \(String(cString: strerror(errno)))")
+            }
         }
         for descriptor in descriptors {
             sentAt.append(.now)
             let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent == bytes.count else { close(); throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+            guard sent == bytes.count else {
+                close(); throw Failure(description: "send: \(String(cString: strerror(errno)))")
+            }
         }
     }
 
@@ -92,15 +100,20 @@ final class StreamingClients: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let waiting = descriptors.indices.filter { descriptors[$0] >= 0 && !responses[$0].closed && !done(responses[$0]) }
+            let waiting = descriptors.indices.filter {
+                descriptors[$0] >= 0 && !responses[$0].closed && !done(responses[$0])
+            }
             if waiting.isEmpty { return responses.indices.allSatisfy { descriptors[$0] < 0 || done(responses[$0]) } }
             let left = deadline - .now
             if left <= .zero { return false }
             var polled = waiting.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
-            let milliseconds = Int32(min(100, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+            let milliseconds = Int32(
+                min(100, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
             guard poll(&polled, nfds_t(polled.count), milliseconds) > 0 else { continue }
             for (slot, index) in waiting.enumerated() where polled[slot].revents != 0 {
-                let count = chunk.withUnsafeMutableBytes { recv(descriptors[index], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                let count = chunk.withUnsafeMutableBytes {
+                    recv(descriptors[index], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                }
                 if count > 0 {
                     responses[index].buffer += chunk[..<count]
                     parse(responses[index], at: ContinuousClock.now - sentAt[index])
@@ -114,8 +127,10 @@ final class StreamingClients: @unchecked Sendable {
     private func parse(_ response: StreamingResponse, at time: Duration) {
         if response.headersAt == nil {
             guard let end = response.buffer.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
-            let lines = String(decoding: response.buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-            response.statusCode = lines.first.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0
+            let lines = String(decoding: response.buffer[..<end.lowerBound], as: UTF8.self).components(
+                separatedBy: "\r\n")
+            response.statusCode =
+                lines.first.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0
             response.headers = lines.dropFirst().compactMap { line in
                 guard let colon = line.firstIndex(of: ":") else { return nil }
                 return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
@@ -123,7 +138,9 @@ final class StreamingClients: @unchecked Sendable {
             response.headersAt = time
             response.buffer.removeSubrange(..<end.upperBound)
             response.contentLength = response.header("Content-Length").flatMap { Int($0) }
-            if response.header("Transfer-Encoding") == nil && response.contentLength == nil { response.contentLength = 0 }
+            if response.header("Transfer-Encoding") == nil && response.contentLength == nil {
+                response.contentLength = 0
+            }
         }
         if let length = response.contentLength {
             response.body += response.buffer
@@ -133,7 +150,9 @@ final class StreamingClients: @unchecked Sendable {
         }
         // Chunked: SIZE CRLF DATA CRLF, a size of 0 ends it.
         while !response.ended, let lineEnd = response.buffer.firstRange(of: Array("\r\n".utf8)) {
-            let sizeText = String(decoding: response.buffer[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            let sizeText =
+                String(decoding: response.buffer[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first
+                ?? ""
             guard let size = Int(sizeText, radix: 16) else { response.closed = true; return }
             let start = lineEnd.upperBound
             guard response.buffer.count >= start + size + 2 else { return }

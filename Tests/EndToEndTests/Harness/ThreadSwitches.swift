@@ -13,8 +13,8 @@ enum ThreadSwitches {
         var threads: [Int: Thread] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
             guard let id = Int(entry),
-                  let status = try? String(contentsOfFile: "\(tasks)/\(entry)/status", encoding: .utf8),
-                  let name = try? String(contentsOfFile: "\(tasks)/\(entry)/comm", encoding: .utf8)
+                let status = try? String(contentsOfFile: "\(tasks)/\(entry)/status", encoding: .utf8),
+                let name = try? String(contentsOfFile: "\(tasks)/\(entry)/comm", encoding: .utf8)
             else { continue }
             let switches = status.split(separator: "\n")
                 .filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }

@@ -20,10 +20,13 @@ final class Upstream: @unchecked Sendable {
     var client: HTTPClient { HTTPClient(host: "127.0.0.1", port: port) }
 
     init(tls: (certificate: String, key: String)? = nil) async throws {
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-upstream-\(UUID().uuidString)")
+        output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-upstream-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path(of: "python3"), "python3 is needed for the upstream server"))
+        process.executableURL = URL(
+            fileURLWithPath: try #require(ExternalTool.path(of: "python3"), "python3 is needed for the upstream server")
+        )
         process.arguments = [Self.script, "0"] + (tls.map { [$0.certificate, $0.key] } ?? [])
         process.standardInput = lifeline
         process.standardOutput = try FileHandle(forWritingTo: output)
@@ -49,7 +52,10 @@ final class Upstream: @unchecked Sendable {
     /// The port of the line `upstream listening on PORT` once the whole line is in `output`.
     private static func port(announcedIn output: URL) -> Int? {
         let text = String(decoding: FileManager.default.contents(atPath: output.path) ?? Data(), as: UTF8.self)
-        guard let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix("upstream listening on ") })
+        guard
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: {
+                $0.hasPrefix("upstream listening on ")
+            })
         else { return nil }
         return Int(line.dropFirst("upstream listening on ".count))
     }

@@ -89,7 +89,9 @@ struct AdminAPITests {
         let byWildcard = try await server.client.send("POST", "/__espressomartini/reset?method=post&route=/users")
         #expect(byWildcard.statusCode == 204)
         _ = try await server.client.get("/users/1")
-        #expect(try await server.client.send("POST", "/__espressomartini/reset?method=GET&route=/users/*").statusCode == 204)
+        #expect(
+            try await server.client.send("POST", "/__espressomartini/reset?method=GET&route=/users/*").statusCode == 204
+        )
         list = try Self.array(try await server.client.get("/__espressomartini/exchanges"))
         #expect(list.allSatisfy { $0["calls"] as? Int == 0 })
     }
@@ -107,7 +109,9 @@ struct AdminAPITests {
         #expect(try await server.client.send("POST", "/__espressomartini/reset?method=GET").statusCode == 400)
     }
 
-    @Test("reload re-reads the tree (200 with the count); a broken tree is 422 with the errors and the old tree serves on")
+    @Test(
+        "reload re-reads the tree (200 with the count); a broken tree is 422 with the errors and the old tree serves on"
+    )
     func reloadEndpoint() async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: Self.configuration)
         defer { tree.remove() }
@@ -125,9 +129,14 @@ struct AdminAPITests {
         #expect(failed.statusCode == 422)
         let errors = try #require((try Self.object(failed))["errors"] as? [String])
         #expect(errors.count == 1)
-        #expect(errors.first?.hasSuffix("network-exchanges/added/GET/configuration.json:2:18: error: 'status_code' 700 is out of range; use a status from 200 to 599") == true)
+        #expect(
+            errors.first?.hasSuffix(
+                "network-exchanges/added/GET/configuration.json:2:18: error: 'status_code' 700 is out of range; use a status from 200 to 599"
+            ) == true)
         #expect(try await server.client.get("/added").text == "added")
-        #expect(await server.waitForStandardErrorLine { $0.contains("configuration.json:2:18: error: 'status_code' 700") } != nil)
+        #expect(
+            await server.waitForStandardErrorLine { $0.contains("configuration.json:2:18: error: 'status_code' 700") }
+                != nil)
     }
 
     @Test("requests: the journal of non-admin requests in arrival order, with every field")
@@ -139,7 +148,8 @@ struct AdminAPITests {
 
         _ = try await server.client.get("/users/42?expand=true&x=%20y", headers: [("X-Trace", "a"), ("X-Trace", "b")])
         _ = try await server.client.get("/__espressomartini/health")
-        _ = try await server.client.send("POST", "/users", headers: [("Content-Type", "application/json")], body: Array(#"{"name":"ada"}"#.utf8))
+        _ = try await server.client.send(
+            "POST", "/users", headers: [("Content-Type", "application/json")], body: Array(#"{"name":"ada"}"#.utf8))
         _ = try await server.client.get("/nowhere")
         let entries = try Self.array(try await server.client.get("/__espressomartini/requests"))
         try #require(entries.count == 3)
@@ -188,7 +198,8 @@ struct AdminAPITests {
 
     @Test("the journal holds the last 1000 requests, and DELETE empties it")
     func journalCapacityAndClear() async throws {
-        let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"watch": false, "log_level": "ERROR"}"#)
+        let tree = try TemporaryTree(
+            exchanges: Self.exchanges, configuration: #"{"watch": false, "log_level": "ERROR"}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
@@ -216,7 +227,8 @@ struct AdminAPITests {
         let wrong = try await server.client.get("/__espressomartini/reload")
         #expect(wrong.statusCode == 405)
         #expect(wrong.header("Allow") == "POST")
-        #expect(try await server.client.send("POST", "/__espressomartini/requests").header("Allow") == "GET, HEAD, DELETE")
+        #expect(
+            try await server.client.send("POST", "/__espressomartini/requests").header("Allow") == "GET, HEAD, DELETE")
     }
 
     @Test("\"admin\": false turns the prefix off: plain 404s, and the requests still work")

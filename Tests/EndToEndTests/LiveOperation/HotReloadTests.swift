@@ -7,7 +7,9 @@ import Testing
 struct HotReloadTests {
     /// Polls `path` until its body is `expected` (bounded); returns the seconds it took, nil if never.
     /// Polls on a thread of its own, so the measure is not skewed by a busy task pool.
-    static func secondsUntil(_ server: ServerProcess, _ path: String, serves expected: String, status: Int = 200, timeout: Double = 10) async throws -> Double? {
+    static func secondsUntil(
+        _ server: ServerProcess, _ path: String, serves expected: String, status: Int = 200, timeout: Double = 10
+    ) async throws -> Double? {
         let client = server.client
         return try await BlockingCall.run {
             let started = ContinuousClock.now
@@ -55,7 +57,9 @@ struct HotReloadTests {
         #expect(try await Self.secondsUntil(server, "/deep/er/still", serves: "deep") != nil)
 
         try FileManager.default.removeItem(at: tree.url.appendingPathComponent("network-exchanges/old"))
-        #expect(try await Self.secondsUntil(server, "/old", serves: #"{"error":"no exchange for GET /old","closest":[]}"#, status: 404) != nil)
+        #expect(
+            try await Self.secondsUntil(
+                server, "/old", serves: #"{"error":"no exchange for GET /old","closest":[]}"#, status: 404) != nil)
     }
 
     @Test("a broken configuration keeps the last good tree serving and logs the error; the fix is served")
@@ -66,7 +70,9 @@ struct HotReloadTests {
         defer { server.stop() }
 
         try tree.write("{\"body\": \"new\",\n  \"delay\": -1}", at: "network-exchanges/old/GET/configuration.json")
-        let logged = await server.waitForStandardErrorLine { $0.contains("old/GET/configuration.json:2:12: error: 'delay' must not be negative") }
+        let logged = await server.waitForStandardErrorLine {
+            $0.contains("old/GET/configuration.json:2:12: error: 'delay' must not be negative")
+        }
         #expect(logged != nil, "stderr: \(server.standardError)")
         #expect(try await server.client.get("/old").text == "old")
         #expect(try await server.client.get("/greeting").text == "hello")
@@ -93,7 +99,10 @@ struct HotReloadTests {
     @Test("call counters survive a reload for exchanges that still exist")
     func countersSurviveReload() async throws {
         let tree = try TemporaryTree(
-            exchanges: ["job/GET/configuration.json": #"[{"status_code": 202, "body": "1"}, {"status_code": 202, "body": "2"}, {"body": "3"}]"#],
+            exchanges: [
+                "job/GET/configuration.json":
+                    #"[{"status_code": 202, "body": "1"}, {"status_code": 202, "body": "2"}, {"body": "3"}]"#
+            ],
             configuration: #"{"watch": false}"#
         )
         defer { tree.remove() }

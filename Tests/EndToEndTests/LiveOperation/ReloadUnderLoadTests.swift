@@ -54,7 +54,9 @@ struct ReloadUnderLoadTests {
 
         for version in 1...Self.reloads {
             let route = version % Self.routes
-            try tree.write(.text(#"{"body": "route \#(route) v\#(version)"}"#), at: "network-exchanges/r/\(route)/GET/configuration.json")
+            try tree.write(
+                .text(#"{"body": "route \#(route) v\#(version)"}"#),
+                at: "network-exchanges/r/\(route)/GET/configuration.json")
             let reload = try await client.send("POST", "/__espressomartini/reload")
             #expect(reload.statusCode == 200)
             #expect(try await client.get("/r/\(route)").text == "route \(route) v\(version)")

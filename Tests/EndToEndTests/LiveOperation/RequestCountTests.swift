@@ -15,8 +15,11 @@ struct RequestCountTests {
     static let configuration = #"{"watch": false, "log_level": "ERROR"}"#
     static let json = [("Content-Type", "application/json")]
 
-    static func count(_ server: ServerProcess, _ filter: String, query: String = "") async throws -> (count: Int?, complete: Bool?, status: Int) {
-        let response = try await server.client.send("POST", "/__espressomartini/requests/count" + query, headers: json, body: Array(filter.utf8))
+    static func count(
+        _ server: ServerProcess, _ filter: String, query: String = ""
+    ) async throws -> (count: Int?, complete: Bool?, status: Int) {
+        let response = try await server.client.send(
+            "POST", "/__espressomartini/requests/count" + query, headers: json, body: Array(filter.utf8))
         let object = try? response.json() as? [String: Any]
         return (object?["count"] as? Int, object?["complete"] as? Bool, response.statusCode)
     }
@@ -28,12 +31,17 @@ struct RequestCountTests {
     /// The app's requests: orders, a read, a login form, a GraphQL mutation, a miss.
     static func sendTheAppsRequests(to server: ServerProcess) async throws {
         let client = server.client
-        _ = try await client.send("POST", "/api/v1/orders?source=app", headers: json + [("Cookie", "cart=7; theme=dark")],
-                                  body: Array(#"{"customer": {"tier": "gold"}, "items": [{"sku": "A-1", "quantity": 2}]}"#.utf8))
-        _ = try await client.send("POST", "/api/v1/orders?source=web", headers: json, body: Array(#"{"customer": {"tier": "silver"}}"#.utf8))
+        _ = try await client.send(
+            "POST", "/api/v1/orders?source=app", headers: json + [("Cookie", "cart=7; theme=dark")],
+            body: Array(#"{"customer": {"tier": "gold"}, "items": [{"sku": "A-1", "quantity": 2}]}"#.utf8))
+        _ = try await client.send(
+            "POST", "/api/v1/orders?source=web", headers: json, body: Array(#"{"customer": {"tier": "silver"}}"#.utf8))
         _ = try await client.send("GET", "/api/v1/orders/A-42", headers: [("Authorization", "Bearer t0ken")])
-        _ = try await client.send("POST", "/api/v1/login", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("user=ada&remember=on".utf8))
-        _ = try await client.send("POST", "/graphql", headers: json, body: Array(#"{"query": "mutation AddItem { add { id } }"}"#.utf8))
+        _ = try await client.send(
+            "POST", "/api/v1/login", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Array("user=ada&remember=on".utf8))
+        _ = try await client.send(
+            "POST", "/graphql", headers: json, body: Array(#"{"query": "mutation AddItem { add { id } }"}"#.utf8))
         _ = try await client.get("/api/v1/product/7")
     }
 
@@ -71,7 +79,9 @@ struct RequestCountTests {
         }
     }
 
-    @Test("find answers the matching entries as GET requests lists them; GET requests filters by method, path, status, unmatched")
+    @Test(
+        "find answers the matching entries as GET requests lists them; GET requests filters by method, path, status, unmatched"
+    )
     func findAndTheListingsFilters() async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: Self.configuration)
         defer { tree.remove() }
@@ -79,13 +89,17 @@ struct RequestCountTests {
         defer { server.stop() }
         try await Self.sendTheAppsRequests(to: server)
 
-        let found = try Self.entries(try await server.client.send(
-            "POST", "/__espressomartini/requests/find", headers: Self.json, body: Array(#"{"when": {"json": {"/customer/tier": "gold"}}}"#.utf8)
-        ))
+        let found = try Self.entries(
+            try await server.client.send(
+                "POST", "/__espressomartini/requests/find", headers: Self.json,
+                body: Array(#"{"when": {"json": {"/customer/tier": "gold"}}}"#.utf8)
+            ))
         let all = try Self.entries(try await server.client.get("/__espressomartini/requests"))
         #expect(found.count == 1)
         // Every field the same; a boolean apart, which Foundation on Linux does not compare inside an NSDictionary.
-        #expect(NSDictionary(dictionary: found[0].filter { $0.key != "proxied" }).isEqual(to: all[0].filter { $0.key != "proxied" }), "the same entry, every field")
+        #expect(
+            NSDictionary(dictionary: found[0].filter { $0.key != "proxied" }).isEqual(
+                to: all[0].filter { $0.key != "proxied" }), "the same entry, every field")
         #expect(found[0]["proxied"] as? Bool == false && all[0]["proxied"] as? Bool == false)
         #expect(found[0]["query"] as? String == "source=app")
         #expect(found[0]["route"] as? String == "/api/v1/orders")
@@ -117,28 +131,34 @@ struct RequestCountTests {
 
         let refused = try await server.client.send(
             "POST", "/__espressomartini/requests/count", headers: Self.json,
-            body: Array("{\n  \"method\": \"GET\",\n  \"when\": {\"json\": {\"tier\": \"gold\"}, \"qurey\": {}}\n}".utf8)
+            body: Array(
+                "{\n  \"method\": \"GET\",\n  \"when\": {\"json\": {\"tier\": \"gold\"}, \"qurey\": {}}\n}".utf8)
         )
         #expect(refused.statusCode == 400)
         let object = try #require(try refused.json() as? [String: Any])
-        #expect(object["errors"] as? [String] == [
-            #"request body:3:21: error: 'tier' is not a JSON Pointer: it must be "" (the whole document) or start with '/', as in '/tier'"#,
-            "request body:3:38: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?",
-        ])
+        #expect(
+            object["errors"] as? [String] == [
+                #"request body:3:21: error: 'tier' is not a JSON Pointer: it must be "" (the whole document) or start with '/', as in '/tier'"#,
+                "request body:3:38: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?",
+            ])
         #expect(object["error"] as? String == (object["errors"] as? [String])?.first)
 
         #expect(try await server.client.get("/__espressomartini/requests/count").statusCode == 405)
         #expect(try await server.client.get("/__espressomartini/requests?stauts=200").statusCode == 400)
-        let long = try await server.client.send("POST", "/__espressomartini/requests/find", body: Array(repeating: UInt8(ascii: " "), count: 70_000))
+        let long = try await server.client.send(
+            "POST", "/__espressomartini/requests/find", body: Array(repeating: UInt8(ascii: " "), count: 70_000))
         #expect(long.statusCode == 413)
         #expect(try await server.client.get("/__espressomartini/health").statusCode == 200, "the server carries on")
         let listed = try Self.entries(try await server.client.get("/__espressomartini/requests"))
         #expect(listed.isEmpty, "admin requests are never journaled")
     }
 
-    @Test("journal_size bounds the journal; a count over a journal that dropped requests says it is incomplete until emptied")
+    @Test(
+        "journal_size bounds the journal; a count over a journal that dropped requests says it is incomplete until emptied"
+    )
     func journalSizeAndCompleteness() async throws {
-        let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"watch": false, "log_level": "ERROR", "journal_size": 3}"#)
+        let tree = try TemporaryTree(
+            exchanges: Self.exchanges, configuration: #"{"watch": false, "log_level": "ERROR", "journal_size": 3}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
@@ -146,7 +166,9 @@ struct RequestCountTests {
         #expect(try await Self.count(server, "{}") == (3, true, 200))
         _ = try await server.client.get("/api/v1/orders/4", headers: [("X-Espressomartini-Session", "run-1")])
         #expect(try await Self.count(server, "{}") == (3, false, 200))
-        #expect(try await Self.count(server, "{}", query: "?session=run-1") == (1, true, 200), "the request dropped was not run-1's")
+        #expect(
+            try await Self.count(server, "{}", query: "?session=run-1") == (1, true, 200),
+            "the request dropped was not run-1's")
         let listed = try Self.entries(try await server.client.get("/__espressomartini/requests"))
         #expect(listed.map { $0["path"] as? String } == ["/api/v1/orders/2", "/api/v1/orders/3", "/api/v1/orders/4"])
         #expect(try await server.client.send("DELETE", "/__espressomartini/requests").statusCode == 204)
@@ -154,11 +176,22 @@ struct RequestCountTests {
         #expect(try await Self.count(server, "{}") == (1, true, 200))
     }
 
-    @Test("journal_size out of range is a configuration error with its position", arguments: [
-        (#"{"journal_size": 0}"#, "configuration.json:1:18: error: 'journal_size' 0 is out of range; use 1 to 1000000"),
-        (#"{"journal_size": 1000001}"#, "configuration.json:1:18: error: 'journal_size' 1000001 is out of range; use 1 to 1000000"),
-        (#"{"journal_size": "big"}"#, "configuration.json:1:18: error: 'journal_size' must be an integer from 1 to 1000000, found a string"),
-    ])
+    @Test(
+        "journal_size out of range is a configuration error with its position",
+        arguments: [
+            (
+                #"{"journal_size": 0}"#,
+                "configuration.json:1:18: error: 'journal_size' 0 is out of range; use 1 to 1000000"
+            ),
+            (
+                #"{"journal_size": 1000001}"#,
+                "configuration.json:1:18: error: 'journal_size' 1000001 is out of range; use 1 to 1000000"
+            ),
+            (
+                #"{"journal_size": "big"}"#,
+                "configuration.json:1:18: error: 'journal_size' must be an integer from 1 to 1000000, found a string"
+            ),
+        ])
     func journalSizeOutOfRange(_ configuration: String, _ message: String) async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: configuration)
         defer { tree.remove() }
@@ -177,29 +210,40 @@ struct RequestCountTests {
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         let client = server.client
-        let gold = Array(#"{"customer": {"tier": "gold"}}"#.utf8), silver = Array(#"{"customer": {"tier": "silver"}}"#.utf8)
-        async let golds = ParallelRequests.start(48, client: client, method: "POST", target: "/api/v1/orders", headers: Self.json, body: gold)
+        let gold = Array(#"{"customer": {"tier": "gold"}}"#.utf8),
+            silver = Array(#"{"customer": {"tier": "silver"}}"#.utf8)
+        async let golds = ParallelRequests.start(
+            48, client: client, method: "POST", target: "/api/v1/orders", headers: Self.json, body: gold)
         async let silvers = ParallelRequests.start(
-            32, client: client, method: "POST", target: "/api/v1/orders", headers: Self.json + [("X-Espressomartini-Session", "run-1")], body: silver
+            32, client: client, method: "POST", target: "/api/v1/orders",
+            headers: Self.json + [("X-Espressomartini-Session", "run-1")], body: silver
         )
         async let reads = ParallelRequests.start(32, client: client, target: "/api/v1/orders/7")
         var seen: [Int] = []
         for _ in 0..<10 {
-            let (count, _, status) = try await Self.count(server, #"{"method": "POST", "when": {"json": {"/customer/tier": "gold"}}}"#)
+            let (count, _, status) = try await Self.count(
+                server, #"{"method": "POST", "when": {"json": {"/customer/tier": "gold"}}}"#)
             #expect(status == 200)
             seen.append(count ?? -1)
         }
         for batch in try await [golds, silvers, reads] {
-            for result in try await batch.results() { #expect([200, 201].contains(result.response?.statusCode ?? 0), "\(result)") }
+            for result in try await batch.results() {
+                #expect([200, 201].contains(result.response?.statusCode ?? 0), "\(result)")
+            }
         }
         #expect(seen.allSatisfy { (0...48).contains($0) }, "\(seen)")
-        #expect(try await Self.count(server, #"{"method": "POST", "when": {"json": {"/customer/tier": "gold"}}}"#).count == 48)
-        #expect(try await Self.count(server, #"{"when": {"json": {"/customer/tier": "silver"}}}"#, query: "?session=run-1").count == 32)
+        #expect(
+            try await Self.count(server, #"{"method": "POST", "when": {"json": {"/customer/tier": "gold"}}}"#).count
+                == 48)
+        #expect(
+            try await Self.count(server, #"{"when": {"json": {"/customer/tier": "silver"}}}"#, query: "?session=run-1")
+                .count == 32)
         #expect(try await Self.count(server, #"{"path": "/api/v1/orders/{id}"}"#).count == 32)
         #expect(try await Self.count(server, "{}").count == 112)
     }
 
-    @Test("a request with a body to a path under the prefix, empty segments and all, reaches the admin API with its body")
+    @Test(
+        "a request with a body to a path under the prefix, empty segments and all, reaches the admin API with its body")
     func theAdminBodyArrivesWhateverTheSlashes() async throws {
         let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: Self.configuration)
         defer { tree.remove() }
@@ -207,10 +251,13 @@ struct RequestCountTests {
         defer { server.stop() }
         _ = try await server.client.send("POST", "/api/v1/orders", body: Array(#"{"customer": {"tier": "gold"}}"#.utf8))
         let response = try await server.client.send(
-            "POST", "//__espressomartini//requests/count/", body: Array(#"{"when": {"json": {"/customer/tier": "silver"}}}"#.utf8)
+            "POST", "//__espressomartini//requests/count/",
+            body: Array(#"{"when": {"json": {"/customer/tier": "silver"}}}"#.utf8)
         )
         #expect(response.text == #"{"count":0,"complete":true}"#)
         let entry = try #require(try Self.entries(try await server.client.get("/__espressomartini/requests")).first)
-        #expect(entry["body"] as? String == #"{"customer": {"tier": "gold"}}"#, "a static exchange's request keeps its body in the journal")
+        #expect(
+            entry["body"] as? String == #"{"customer": {"tier": "gold"}}"#,
+            "a static exchange's request keeps its body in the journal")
     }
 }

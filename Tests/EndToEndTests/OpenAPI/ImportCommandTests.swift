@@ -22,44 +22,58 @@ struct ImportCommandTests {
 
     @Test("it prints what it wrote on standard output and nothing on standard error when all went well")
     func summary() async throws {
-        let work = try TemporaryTree(files: ["petstore.yaml": .text(try String(contentsOfFile: OpenAPIFixtures.path("oai/v3.0/petstore.yaml"), encoding: .utf8))])
+        let work = try TemporaryTree(files: [
+            "petstore.yaml": .text(
+                try String(contentsOfFile: OpenAPIFixtures.path("oai/v3.0/petstore.yaml"), encoding: .utf8))
+        ])
         defer { work.remove() }
         let outcome = try await ServerProcess.runToCompletion(["import", "openapi", "petstore.yaml"], in: work.url)
         #expect(outcome.exitCode == 0)
         #expect(outcome.standardOutput == "imported 3 operations into network-exchanges\n")
         #expect(outcome.standardError.isEmpty, "\(outcome)")
         let listed = try await ServerProcess.runToCompletion(["endpoints"], in: work.url)
-        #expect(listed.standardOutputLines.filter { $0.first?.isUppercase == true }.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-            == ["GET /v1/pets", "POST /v1/pets", "GET /v1/pets/{petId}"])
+        #expect(
+            listed.standardOutputLines.filter { $0.first?.isUppercase == true }.map {
+                $0.split(separator: " ").prefix(2).joined(separator: " ")
+            }
+                == ["GET /v1/pets", "POST /v1/pets", "GET /v1/pets/{petId}"])
     }
 
     @Test("a folder holding files is refused with 73, naming the first file; --force writes into it and keeps the rest")
     func folderHoldingFiles() async throws {
         let work = try TemporaryTree(files: [
-            "tree/.hidden": "ignored", "tree/b/GET/configuration.json": "{}", "tree/a/notes.txt": "mine", "tree/empty/": .folder,
+            "tree/.hidden": "ignored", "tree/b/GET/configuration.json": "{}", "tree/a/notes.txt": "mine",
+            "tree/empty/": .folder,
         ])
         defer { work.remove() }
         let spec = OpenAPIFixtures.path("oai/v3.0/petstore.yaml")
         let refused = try await OpenAPIFixtures.importing(spec, in: work.url)
         #expect(refused.exitCode == 73)
-        #expect(refused.standardError.contains("tree already holds files (tree/a/notes.txt); nothing was written"), "\(refused)")
+        #expect(
+            refused.standardError.contains("tree already holds files (tree/a/notes.txt); nothing was written"),
+            "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: work.url.appendingPathComponent("tree/v1").path))
 
         let forced = try await OpenAPIFixtures.importing(spec, in: work.url, ["--force"])
         #expect(forced.exitCode == 0, "\(forced)")
-        #expect(FileManager.default.fileExists(atPath: work.url.appendingPathComponent("tree/v1/pets/GET/configuration.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: work.url.appendingPathComponent("tree/v1/pets/GET/configuration.json").path))
         #expect(try String(contentsOf: work.url.appendingPathComponent("tree/a/notes.txt"), encoding: .utf8) == "mine")
 
         let emptyFolders = try TemporaryTree(files: ["tree/empty/deeper/": .folder, "tree/.git/HEAD": "ref"])
         defer { emptyFolders.remove() }
-        #expect(try await OpenAPIFixtures.importing(spec, in: emptyFolders.url).exitCode == 0, "only folders and hidden files: nothing to overwrite")
+        #expect(
+            try await OpenAPIFixtures.importing(spec, in: emptyFolders.url).exitCode == 0,
+            "only folders and hidden files: nothing to overwrite")
     }
 
     @Test("a requests folder that is a file is refused with 73")
     func folderIsAFile() async throws {
         let work = try TemporaryTree(files: ["tree": "a file"])
         defer { work.remove() }
-        let outcome = try await OpenAPIFixtures.importing(OpenAPIFixtures.path("oai/v3.0/petstore.yaml"), in: work.url, ["--force"])
+        let outcome = try await OpenAPIFixtures.importing(
+            OpenAPIFixtures.path("oai/v3.0/petstore.yaml"), in: work.url, ["--force"])
         #expect(outcome.exitCode == 73)
         #expect(outcome.standardError.contains("tree is not a folder; nothing was written"), "\(outcome)")
     }
@@ -73,29 +87,53 @@ struct ImportCommandTests {
     }
 
     static let refusals: [Refusal] = [
-        Refusal(testDescription: "YAML with a syntax error", file: "broken.yaml", text: "openapi: 3.0.0\npaths:\n  /a: [1, 2\n", exitCode: 65,
-                message: "broken.yaml:4:1: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence); the description must be JSON or YAML"),
-        Refusal(testDescription: "JSON with a syntax error", file: "broken.json", text: "{\"openapi\": \"3.0.0\",\n  \"paths\": {,}}", exitCode: 65,
-                message: "broken.json:2:13: error: invalid JSON: string or '}' expected near ','; the description must be JSON or YAML"),
-        Refusal(testDescription: "neither JSON nor YAML", file: "binary.yaml", text: "\u{1}\u{2}openapi", exitCode: 65,
-                message: "binary.yaml:1:1: error: invalid YAML: control characters are not allowed"),
-        Refusal(testDescription: "not an OpenAPI description", file: "other.json", text: #"{"name": "a package"}"#, exitCode: 65,
-                message: "other.json: error: not an OpenAPI description: it has neither 'openapi' nor 'swagger' at its top"),
-        Refusal(testDescription: "a text, not an object", file: "text.yaml", text: "just some words\n", exitCode: 65,
-                message: "text.yaml: error: the document is a string, not an OpenAPI description (an object with 'openapi' or 'swagger')"),
-        Refusal(testDescription: "a version not read", file: "four.yaml", text: "openapi: 4.0.0\npaths: {}\n", exitCode: 65,
-                message: "four.yaml: error: 'openapi: 4.0.0' is a version this import does not read"),
-        Refusal(testDescription: "no paths", file: "empty.yaml", text: "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n", exitCode: 65,
-                message: "empty.yaml: error: no operation to import: it has no paths"),
-        Refusal(testDescription: "webhooks only", file: "hooks.yaml", text: nil, exitCode: 65,
-                message: "error: no operation to import: it has no paths (its webhooks are requests the API sends, not ones it answers)"),
-        Refusal(testDescription: "no file", file: "missing.yaml", text: nil, exitCode: 66,
-                message: "missing.yaml: error: cannot read the description: there is no such file"),
-        Refusal(testDescription: "a folder", file: "folder", text: nil, exitCode: 66,
-                message: "folder: error: cannot read the description: it is a folder, not a file"),
+        Refusal(
+            testDescription: "YAML with a syntax error", file: "broken.yaml",
+            text: "openapi: 3.0.0\npaths:\n  /a: [1, 2\n", exitCode: 65,
+            message:
+                "broken.yaml:4:1: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence); the description must be JSON or YAML"
+        ),
+        Refusal(
+            testDescription: "JSON with a syntax error", file: "broken.json",
+            text: "{\"openapi\": \"3.0.0\",\n  \"paths\": {,}}", exitCode: 65,
+            message:
+                "broken.json:2:13: error: invalid JSON: string or '}' expected near ','; the description must be JSON or YAML"
+        ),
+        Refusal(
+            testDescription: "neither JSON nor YAML", file: "binary.yaml", text: "\u{1}\u{2}openapi", exitCode: 65,
+            message: "binary.yaml:1:1: error: invalid YAML: control characters are not allowed"),
+        Refusal(
+            testDescription: "not an OpenAPI description", file: "other.json", text: #"{"name": "a package"}"#,
+            exitCode: 65,
+            message: "other.json: error: not an OpenAPI description: it has neither 'openapi' nor 'swagger' at its top"),
+        Refusal(
+            testDescription: "a text, not an object", file: "text.yaml", text: "just some words\n", exitCode: 65,
+            message:
+                "text.yaml: error: the document is a string, not an OpenAPI description (an object with 'openapi' or 'swagger')"
+        ),
+        Refusal(
+            testDescription: "a version not read", file: "four.yaml", text: "openapi: 4.0.0\npaths: {}\n", exitCode: 65,
+            message: "four.yaml: error: 'openapi: 4.0.0' is a version this import does not read"),
+        Refusal(
+            testDescription: "no paths", file: "empty.yaml",
+            text: "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n", exitCode: 65,
+            message: "empty.yaml: error: no operation to import: it has no paths"),
+        Refusal(
+            testDescription: "webhooks only", file: "hooks.yaml", text: nil, exitCode: 65,
+            message:
+                "error: no operation to import: it has no paths (its webhooks are requests the API sends, not ones it answers)"
+        ),
+        Refusal(
+            testDescription: "no file", file: "missing.yaml", text: nil, exitCode: 66,
+            message: "missing.yaml: error: cannot read the description: there is no such file"),
+        Refusal(
+            testDescription: "a folder", file: "folder", text: nil, exitCode: 66,
+            message: "folder: error: cannot read the description: it is a folder, not a file"),
     ]
 
-    @Test("descriptions that cannot be imported: exit 65 or 66, a positioned error where there is a position, nothing written", arguments: refusals)
+    @Test(
+        "descriptions that cannot be imported: exit 65 or 66, a positioned error where there is a position, nothing written",
+        arguments: refusals)
     func refused(_ refusal: Refusal) async throws {
         var files: [String: TreeEntry] = ["folder/": .folder]
         if let text = refusal.text { files[refusal.file] = .text(text) }
@@ -120,7 +158,8 @@ struct ImportCommandTests {
         let missing = try await ServerProcess.runToCompletion(["import", "openapi"], in: work.url)
         #expect(missing.exitCode == 64)
         #expect(missing.standardError.contains("Missing expected argument '<spec>'"), "\(missing)")
-        let empty = try await ServerProcess.runToCompletion(["import", "openapi", "api.yaml", "--requests-folder", ""], in: work.url)
+        let empty = try await ServerProcess.runToCompletion(
+            ["import", "openapi", "api.yaml", "--requests-folder", ""], in: work.url)
         #expect(empty.exitCode == 64)
         #expect(empty.standardError.contains("The requests folder is empty"), "\(empty)")
     }
@@ -151,7 +190,9 @@ struct ImportCommandTests {
         let wrong = try await server.client.get("/people/7", headers: [("Prefer", "example=wrong")])
         #expect(String(decoding: wrong.body, as: UTF8.self).contains("\"thirty-six\""))
         let people = try await server.client.get("/people")
-        #expect(String(decoding: people.body, as: UTF8.self) == "[\n  {\n    \"name\": \"string\",\n    \"age\": 0\n  }\n]\n")
+        #expect(
+            String(decoding: people.body, as: UTF8.self)
+                == "[\n  {\n    \"name\": \"string\",\n    \"age\": 0\n  }\n]\n")
         let feed = try await server.client.get("/feed")
         #expect(feed.statusCode == 200 && feed.body.isEmpty)
     }

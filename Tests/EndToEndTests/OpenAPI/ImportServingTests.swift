@@ -8,11 +8,14 @@ import Testing
 @Suite("import openapi: descriptions imported and served")
 struct ImportServingTests {
     static let descriptions = [
-        "oai/v3.0/petstore.yaml", "oai/v3.0/petstore.json", "oai/v3.0/petstore-expanded.yaml", "oai/v3.0/api-with-examples.yaml",
-        "oai/v3.0/uspto.yaml", "oai/v3.0/callback-example.yaml", "oai/v3.0/link-example.yaml", "oai/v3.1/non-oauth-scopes.yaml",
+        "oai/v3.0/petstore.yaml", "oai/v3.0/petstore.json", "oai/v3.0/petstore-expanded.yaml",
+        "oai/v3.0/api-with-examples.yaml",
+        "oai/v3.0/uspto.yaml", "oai/v3.0/callback-example.yaml", "oai/v3.0/link-example.yaml",
+        "oai/v3.1/non-oauth-scopes.yaml",
         "oai/v2.0/json/petstore.json", "oai/v2.0/json/petstore-expanded.json", "oai/v2.0/json/api-with-examples.json",
         "oai/v2.0/yaml/uber.yaml", "oai/v2.0/yaml/petstore-separate/spec/swagger.yaml",
-        "features/generation-3.0.yaml", "features/generation-3.1.yaml", "features/swagger-2.0.yaml", "features/examples-3.0.yaml",
+        "features/generation-3.0.yaml", "features/generation-3.1.yaml", "features/swagger-2.0.yaml",
+        "features/examples-3.0.yaml",
     ]
 
     @Test("imported, loaded without a warning, and every operation served as described", arguments: descriptions)
@@ -30,11 +33,15 @@ struct ImportServingTests {
         let operations = Int(summary.split(separator: " ")[1]) ?? -1
         #expect(listed.standardOutputLines.filter { $0.first?.isUppercase == true }.count == operations, "\(listed)")
 
-        let configurations = try OpenAPIFixtures.files(under: work.url.appendingPathComponent("tree")).keys.filter { $0.hasSuffix("configuration.json") }
-        let verdicts = try SchemaTests.validate(.exchange, configurations.map { work.url.appendingPathComponent("tree/" + $0).path })
+        let configurations = try OpenAPIFixtures.files(under: work.url.appendingPathComponent("tree")).keys.filter {
+            $0.hasSuffix("configuration.json")
+        }
+        let verdicts = try SchemaTests.validate(
+            .exchange, configurations.map { work.url.appendingPathComponent("tree/" + $0).path })
         #expect(verdicts.values.allSatisfy { $0 == "valid" }, "\(verdicts.filter { $0.value != "valid" })")
 
-        let server = try await ServerProcess.start(["run", "--requests-folder", "tree", "--port", "0", "--log-level", "WARNING"], in: work.url)
+        let server = try await ServerProcess.start(
+            ["run", "--requests-folder", "tree", "--port", "0", "--log-level", "WARNING"], in: work.url)
         defer { server.stop() }
         let (passed, output) = try OpenAPIFixtures.check(spec, servedAt: "http://\(server.host):\(server.port)")
         #expect(passed, "\(output)")
@@ -51,7 +58,8 @@ struct ImportServingTests {
         let text = try String(contentsOf: body, encoding: .utf8)
         #expect(text.contains("\"id\": 0"), "\(text)")
         try Data(text.replacingOccurrences(of: "\"id\": 0", with: "\"id\": \"zero\"").utf8).write(to: body)
-        let server = try await ServerProcess.start(["run", "--requests-folder", "tree", "--port", "0", "--log-level", "WARNING"], in: work.url)
+        let server = try await ServerProcess.start(
+            ["run", "--requests-folder", "tree", "--port", "0", "--log-level", "WARNING"], in: work.url)
         defer { server.stop() }
         let (passed, output) = try OpenAPIFixtures.check(spec, servedAt: "http://\(server.host):\(server.port)")
         #expect(!passed)

@@ -13,8 +13,11 @@ enum OpenAPIFixtures {
     }
 
     /// `import openapi SPEC --requests-folder tree` in `work` (extra arguments after).
-    static func importing(_ spec: String, into tree: String = "tree", in work: URL, _ more: [String] = []) async throws -> ProcessOutcome {
-        try await ServerProcess.runToCompletion(["import", "openapi", spec, "--requests-folder", tree] + more, in: work, timeout: 30)
+    static func importing(
+        _ spec: String, into tree: String = "tree", in work: URL, _ more: [String] = []
+    ) async throws -> ProcessOutcome {
+        try await ServerProcess.runToCompletion(
+            ["import", "openapi", spec, "--requests-folder", tree] + more, in: work, timeout: 30)
     }
 
     /// Runs the checker against the server at `url`: its verdict lines, and whether all held.
@@ -26,7 +29,10 @@ enum OpenAPIFixtures {
         do {
             try process.run()
         } catch {
-            throw SchemaTests.SchemaValidationError(description: "cannot run python3 (\(error)); install python3, python3-jsonschema and python3-yaml (make test-deps)")
+            throw SchemaTests.SchemaValidationError(
+                description:
+                    "cannot run python3 (\(error)); install python3, python3-jsonschema and python3-yaml (make test-deps)"
+            )
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -39,8 +45,10 @@ enum OpenAPIFixtures {
     /// Every file under `folder` with its bytes, by path relative to it.
     static func files(under folder: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+        let enumerator = try #require(
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
+        for case let url as URL in enumerator
+        where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
             files[String(url.path.dropFirst(folder.path.count + 1))] = try Data(contentsOf: url)
         }
         return files

@@ -9,7 +9,8 @@ struct ForwardingTests {
     static let exchanges: [String: TreeEntry] = [
         "json/GET/configuration.json": #"{"body": {"from": "tree"}}"#,
         "methods/GET/configuration.json": #"{"body": "get from the tree"}"#,
-        "variants/GET/configuration.json": #"{"variants": [{"when": {"query": {"page": "1"}}, "responses": {"body": "page 1 from the tree"}}]}"#,
+        "variants/GET/configuration.json":
+            #"{"variants": [{"when": {"query": {"page": "1"}}, "responses": {"body": "page 1 from the tree"}}]}"#,
     ]
 
     /// The request journal's entries.
@@ -37,31 +38,43 @@ struct ForwardingTests {
         let held = try await server.client.get("/variants?page=1")
         #expect(held.text == "page 1 from the tree")
         let hits = try await upstream.hits().paths
-        #expect(hits["/json"] == nil && hits["/counter"] == 1 && hits["/methods"] == 1 && hits["/variants"] == 1, "\(hits)")
+        #expect(
+            hits["/json"] == nil && hits["/counter"] == 1 && hits["/methods"] == 1 && hits["/variants"] == 1, "\(hits)")
 
         let journal = try await Self.journal(server)
-        let summary = journal.map { "\($0["method"]!) \($0["path"]!) \($0["status"]!) \(($0["proxied"] as? Bool) == true)" }
-        #expect(summary == [
-            "GET /json 200 false", "GET /counter 200 true", "DELETE /methods 404 true", "GET /variants 404 true", "GET /variants 200 false",
-        ])
+        let summary = journal.map {
+            "\($0["method"]!) \($0["path"]!) \($0["status"]!) \(($0["proxied"] as? Bool) == true)"
+        }
+        #expect(
+            summary == [
+                "GET /json 200 false", "GET /counter 200 true", "DELETE /methods 404 true", "GET /variants 404 true",
+                "GET /variants 200 false",
+            ])
         let log = server.standardError
         #expect(log.contains("GET /counter 200 forwarded "), "\(log)")
     }
 
-    @Test("Host becomes the target's, X-Forwarded-* are added, the proxy's headers added, hop-by-hop headers dropped both ways")
+    @Test(
+        "Host becomes the target's, X-Forwarded-* are added, the proxy's headers added, hop-by-hop headers dropped both ways"
+    )
     func headers() async throws {
         let upstream = try await Upstream()
-        let tree = try TemporaryTree(configuration: """
-            {"proxy": {"target": "\(upstream.url)", "headers": {"X-Api-Key": "k-123", "X-Replaced": "by the proxy"}}}
-            """)
+        let tree = try TemporaryTree(
+            configuration: """
+                {"proxy": {"target": "\(upstream.url)", "headers": {"X-Api-Key": "k-123", "X-Replaced": "by the proxy"}}}
+                """)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
 
-        let echo = try await server.client.get("/echo/headers?a=1", headers: [
-            ("Connection", "X-Drop"), ("X-Drop", "dropped"), ("Keep-Alive", "timeout=1"), ("TE", "trailers"), ("Upgrade", "h2c"),
-            ("Proxy-Authorization", "Basic cHJveHk="), ("X-Forwarded-For", "203.0.113.9"), ("X-Replaced", "by the client"), ("X-Kept", "yes"),
-        ])
+        let echo = try await server.client.get(
+            "/echo/headers?a=1",
+            headers: [
+                ("Connection", "X-Drop"), ("X-Drop", "dropped"), ("Keep-Alive", "timeout=1"), ("TE", "trailers"),
+                ("Upgrade", "h2c"),
+                ("Proxy-Authorization", "Basic cHJveHk="), ("X-Forwarded-For", "203.0.113.9"),
+                ("X-Replaced", "by the client"), ("X-Kept", "yes"),
+            ])
         let object = try #require(try echo.json() as? [String: Any])
         let pairs = try #require(object["headers"] as? [[String]])
         let headers = Dictionary(pairs.map { ($0[0].lowercased(), $0[1]) }, uniquingKeysWith: { $0 + ", " + $1 })
@@ -70,7 +83,8 @@ struct ForwardingTests {
         #expect(headers["x-forwarded-for"] == "203.0.113.9, 127.0.0.1")
         #expect(headers["x-forwarded-proto"] == "http")
         #expect(headers["x-forwarded-host"] == "127.0.0.1:\(server.port)")
-        #expect(headers["x-api-key"] == "k-123" && headers["x-replaced"] == "by the proxy" && headers["x-kept"] == "yes")
+        #expect(
+            headers["x-api-key"] == "k-123" && headers["x-replaced"] == "by the proxy" && headers["x-kept"] == "yes")
         for dropped in ["x-drop", "keep-alive", "te", "upgrade", "proxy-authorization", "accept", "expect"] {
             #expect(headers[dropped] == nil, "\(dropped) was forwarded: \(headers)")
         }
@@ -98,27 +112,38 @@ struct ForwardingTests {
         let object = try #require(try sent.json() as? [String: Int])
         #expect(object["size"] == body.count && object["crc32"] == Int(Self.crc32(body)), "\(sent.text)")
 
-        let chunked = try await ExternalTool.run("curl", [
-            "-sS", "--max-time", "20", "-H", "Transfer-Encoding: chunked", "--data-binary", "hello, chunked", "http://127.0.0.1:\(server.port)/echo/chunked",
-        ])
-        let echoed = try #require(try JSONSerialization.jsonObject(with: Data(chunked.standardOutput.utf8)) as? [String: Any], "\(chunked)")
+        let chunked = try await ExternalTool.run(
+            "curl",
+            [
+                "-sS", "--max-time", "20", "-H", "Transfer-Encoding: chunked", "--data-binary", "hello, chunked",
+                "http://127.0.0.1:\(server.port)/echo/chunked",
+            ])
+        let echoed = try #require(
+            try JSONSerialization.jsonObject(with: Data(chunked.standardOutput.utf8)) as? [String: Any], "\(chunked)")
         #expect(echoed["body"] as? String == "hello, chunked" && echoed["method"] as? String == "POST")
         let empty = try await server.client.send("PUT", "/echo/empty", body: [])
         let emptyObject = try #require(try empty.json() as? [String: Any])
         let emptyHeaders = try #require(emptyObject["headers"] as? [[String]])
-        #expect(emptyObject["method"] as? String == "PUT" && emptyHeaders.contains(["Content-Length", "0"]), "\(empty.text)")
+        #expect(
+            emptyObject["method"] as? String == "PUT" && emptyHeaders.contains(["Content-Length", "0"]), "\(empty.text)"
+        )
     }
 
-    @Test("an exchange whose variants read the body: its own answer, or the whole body forwarded, whether decided at its end or past 1 MiB")
+    @Test(
+        "an exchange whose variants read the body: its own answer, or the whole body forwarded, whether decided at its end or past 1 MiB"
+    )
     func bodyReadingVariants() async throws {
         let upstream = try await Upstream()
         let tree = try TemporaryTree(exchanges: [
-            "upload/POST/configuration.json": #"{"variants": [{"when": {"json": {"/kind": "tree"}}, "responses": {"body": "from the tree"}}]}"#,
+            "upload/POST/configuration.json":
+                #"{"variants": [{"when": {"json": {"/kind": "tree"}}, "responses": {"body": "from the tree"}}]}"#
         ])
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
         defer { server.stop() }
-        #expect(try await server.client.send("POST", "/upload", body: Array(#"{"kind": "tree"}"#.utf8)).text == "from the tree")
+        #expect(
+            try await server.client.send("POST", "/upload", body: Array(#"{"kind": "tree"}"#.utf8)).text
+                == "from the tree")
         var generator = SeededGenerator(seed: 11)
         for size in [1000, 1_048_576, 3_000_000] {  // decided at the end, with exactly 1 MiB kept, and past 1 MiB
             let body = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -150,31 +175,41 @@ struct ForwardingTests {
     @Test("a target that refuses gets 502 upstream_unavailable, a slow one 504 upstream_timeout; nothing is recorded")
     func failingTargets() async throws {
         let closed = try OccupiedPort.closedPort()
-        let tree = try TemporaryTree(configuration: #"{"proxy": {"target": "http://127.0.0.1:\#(closed)", "record": true}}"#)
+        let tree = try TemporaryTree(
+            configuration: #"{"proxy": {"target": "http://127.0.0.1:\#(closed)", "record": true}}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         let refused = try await server.client.get("/anything")
         let object = try #require(try refused.json() as? [String: String])
-        #expect(refused.statusCode == 502 && object["error"] == "upstream_unavailable" && object["target"] == "http://127.0.0.1:\(closed)")
+        #expect(
+            refused.statusCode == 502 && object["error"] == "upstream_unavailable"
+                && object["target"] == "http://127.0.0.1:\(closed)")
         #expect(object["reason"]?.isEmpty == false, "\(refused.text)")
         let journal = try await Self.journal(server)
         #expect(journal.last?["status"] as? Int == 502)
 
         let upstream = try await Upstream()
         // A timeout that a loaded machine's fast answers stay well within, and the slow one does not.
-        let slowTree = try TemporaryTree(configuration: #"{"proxy": {"target": "\#(upstream.url)", "timeout": 2, "record": true}}"#)
+        let slowTree = try TemporaryTree(
+            configuration: #"{"proxy": {"target": "\#(upstream.url)", "timeout": 2, "record": true}}"#)
         defer { slowTree.remove() }
         let slowServer = try await ServerProcess.serving(slowTree)
         defer { slowServer.stop() }
         let slow = try await slowServer.client.get("/slow?seconds=8")
         let slowObject = try #require(try slow.json() as? [String: String])
-        #expect(slow.statusCode == 504 && slowObject["error"] == "upstream_timeout" && slowObject["target"] == upstream.url, "\(slow.text)")
+        #expect(
+            slow.statusCode == 504 && slowObject["error"] == "upstream_timeout" && slowObject["target"] == upstream.url,
+            "\(slow.text)")
         let fast = try await slowServer.client.get("/json")
         #expect(fast.statusCode == 200)
-        let recorded = try FileManager.default.subpathsOfDirectory(atPath: slowTree.url.appendingPathComponent("network-exchanges").path)
-        #expect(recorded.contains("json/GET/configuration.json") && !recorded.contains { $0.hasPrefix("slow") }, "\(recorded)")
-        let none = try FileManager.default.subpathsOfDirectory(atPath: tree.url.appendingPathComponent("network-exchanges").path)
+        let recorded = try FileManager.default.subpathsOfDirectory(
+            atPath: slowTree.url.appendingPathComponent("network-exchanges").path)
+        #expect(
+            recorded.contains("json/GET/configuration.json") && !recorded.contains { $0.hasPrefix("slow") },
+            "\(recorded)")
+        let none = try FileManager.default.subpathsOfDirectory(
+            atPath: tree.url.appendingPathComponent("network-exchanges").path)
         #expect(none.filter { !$0.hasPrefix(".") }.isEmpty, "\(none)")
     }
 
@@ -195,14 +230,22 @@ struct ForwardingTests {
 
     @Test("an HTTPS target is checked against the system's authorities, or ca_file; verify_tls false trusts any")
     func httpsTargets() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("espressomartini-upstream-tls-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "espressomartini-upstream-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TLSTests.makeCertificate("upstream", in: folder)
-        let upstream = try await Upstream(tls: (folder.appendingPathComponent("upstream.pem").path, folder.appendingPathComponent("upstream-key.pem").path))
+        let upstream = try await Upstream(
+            tls: (
+                folder.appendingPathComponent("upstream.pem").path,
+                folder.appendingPathComponent("upstream-key.pem").path
+            ))
         for (proxy, status) in [
             (#"{"target": "\#(upstream.url)"}"#, 502),
-            (#"{"target": "\#(upstream.url)", "ca_file": "\#(folder.appendingPathComponent("upstream.pem").path)"}"#, 200),
+            (
+                #"{"target": "\#(upstream.url)", "ca_file": "\#(folder.appendingPathComponent("upstream.pem").path)"}"#,
+                200
+            ),
             (#"{"target": "\#(upstream.url)", "verify_tls": false}"#, 200),
         ] {
             let tree = try TemporaryTree(configuration: #"{"proxy": \#(proxy)}"#)
@@ -215,38 +258,55 @@ struct ForwardingTests {
         }
     }
 
-    @Test("credentials are REDACTED in the journal while they reach the target unchanged; the access log never shows them")
+    @Test(
+        "credentials are REDACTED in the journal while they reach the target unchanged; the access log never shows them"
+    )
     func credentials() async throws {
         let upstream = try await Upstream()
         let tree = try TemporaryTree()
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree, ["--proxy", upstream.url])
         defer { server.stop() }
-        let echo = try await server.client.get("/echo/secret", headers: [("Authorization", "Bearer top-secret"), ("Cookie", "session=cookie-secret")])
+        let echo = try await server.client.get(
+            "/echo/secret", headers: [("Authorization", "Bearer top-secret"), ("Cookie", "session=cookie-secret")])
         #expect(echo.text.contains("Bearer top-secret") && echo.text.contains("session=cookie-secret"))
         let headers = try #require(try await Self.journal(server).last?["headers"] as? [String: String])
         #expect(headers["Authorization"] == "REDACTED" && headers["Cookie"] == "REDACTED", "\(headers)")
-        let everything = try await server.client.get("/__espressomartini/requests").text + server.standardError + server.standardOutput
+        let everything =
+            try await server.client.get("/__espressomartini/requests").text + server.standardError
+            + server.standardOutput
         #expect(!everything.contains("top-secret") && !everything.contains("cookie-secret"))
     }
 
     @Test("explain and endpoints say when a request would be forwarded")
     func explainAndEndpoints() async throws {
-        let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"proxy": {"target": "https://api.example.com/v2"}}"#)
+        let tree = try TemporaryTree(
+            exchanges: Self.exchanges, configuration: #"{"proxy": {"target": "https://api.example.com/v2"}}"#)
         defer { tree.remove() }
         let explained = try await ServerProcess.runToCompletion(["explain", "GET", "/nowhere", "--json"], in: tree.url)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(explained.standardOutput.utf8)) as? [String: Any], "\(explained)")
-        #expect(object["outcome"] as? String == "forwarded" && object["forwarded_to"] as? String == "https://api.example.com/v2")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(explained.standardOutput.utf8)) as? [String: Any],
+            "\(explained)")
+        #expect(
+            object["outcome"] as? String == "forwarded"
+                && object["forwarded_to"] as? String == "https://api.example.com/v2")
         #expect(explained.exitCode == 1)
         let text = try await ServerProcess.runToCompletion(["explain", "GET", "/variants?page=2"], in: tree.url)
-        #expect(text.standardOutput.contains("answer:   forwarded to https://api.example.com/v2, as the tree has no answer: 404, no variant of GET /variants holds"), "\(text)")
+        #expect(
+            text.standardOutput.contains(
+                "answer:   forwarded to https://api.example.com/v2, as the tree has no answer: 404, no variant of GET /variants holds"
+            ), "\(text)")
         let answered = try await ServerProcess.runToCompletion(["explain", "GET", "/json"], in: tree.url)
         #expect(answered.exitCode == 0 && !answered.standardOutput.contains("forwarded"))
         let endpoints = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
-        #expect(endpoints.standardOutput.hasSuffix("other requests: forwarded to https://api.example.com/v2\n"), "\(endpoints)")
+        #expect(
+            endpoints.standardOutput.hasSuffix("other requests: forwarded to https://api.example.com/v2\n"),
+            "\(endpoints)")
     }
 
-    @Test("stopping: a request in flight is answered; past the grace, one still waiting gets 503, one still streaming is cut; exit 0")
+    @Test(
+        "stopping: a request in flight is answered; past the grace, one still waiting gets 503, one still streaming is cut; exit 0"
+    )
     func stopping() async throws {
         let upstream = try await Upstream()
         // A proxy timeout well past the wait for the hits (20 s at most) and the grace (10 s): on a busy
@@ -261,7 +321,12 @@ struct ForwardingTests {
         patient.timeout = 60
         let waiting = patient
         async let late = waiting.send("GET", "/slow?seconds=90")
-        async let stalled = ExternalTool.run("curl", ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{size_download}", "http://127.0.0.1:\(server.port)/stall"], timeout: 70)
+        async let stalled = ExternalTool.run(
+            "curl",
+            [
+                "-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{size_download}",
+                "http://127.0.0.1:\(server.port)/stall",
+            ], timeout: 70)
         // Every request reached the target (a busy machine can take its time starting curl).
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {

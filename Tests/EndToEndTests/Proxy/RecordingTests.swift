@@ -22,13 +22,18 @@ struct RecordingTests {
     /// Headers as compared in the round trip: names in lower case, without those the recording drops
     /// (`Date`, `Content-Length`, hop-by-hop ones, a decoded `Content-Encoding`), sorted.
     static func comparable(_ response: HTTPResponse) -> [String] {
-        let dropped: Set<String> = ["date", "content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"]
-        return response.headers.filter { !dropped.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" }.sorted()
+        let dropped: Set<String> = [
+            "date", "content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding",
+        ]
+        return response.headers.filter { !dropped.contains($0.name.lowercased()) }.map {
+            "\($0.name.lowercased()): \($0.value)"
+        }.sorted()
     }
 
     /// Starts `record` into `recorded/` (created) of a fresh folder.
     static func recorder(_ upstream: Upstream, in folder: URL, _ extra: [String] = []) async throws -> ServerProcess {
-        try await ServerProcess.start(["record", "--target", upstream.url, "--port", "0", "--requests-folder", "recorded"] + extra, in: folder)
+        try await ServerProcess.start(
+            ["record", "--target", upstream.url, "--port", "0", "--requests-folder", "recorded"] + extra, in: folder)
     }
 
     /// Waits (bounded) until the recorder has logged `count` exchanges written or found already written.
@@ -36,7 +41,9 @@ struct RecordingTests {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             let lines = server.standardError.split(separator: "\n")
-            if lines.filter({ $0.contains(" INFO recorded ") || $0.contains("nothing new recorded") }).count >= count { return true }
+            if lines.filter({ $0.contains(" INFO recorded ") || $0.contains("nothing new recorded") }).count >= count {
+                return true
+            }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false
@@ -48,7 +55,9 @@ struct RecordingTests {
         return tree
     }
 
-    @Test("the round trip: the recorded tree answers the recorded requests, in order, with the target's status, body bytes and headers")
+    @Test(
+        "the round trip: the recorded tree answers the recorded requests, in order, with the target's status, body bytes and headers"
+    )
     func roundTrip() async throws {
         let upstream = try await Upstream()
         let folder = try Self.freshFolder()
@@ -68,9 +77,15 @@ struct RecordingTests {
             Step(method: "GET", target: "/echo/query?x=3"),
             Step(method: "GET", target: "/echo/query"),
             Step(method: "GET", target: "/echo/only?x=1"),
-            Step(method: "POST", target: "/echo/orders", headers: [("Content-Type", "application/json")], body: Array(#"{"item": "cup", "n": 2}"#.utf8)),
-            Step(method: "POST", target: "/echo/orders", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("item=saucer&n=1".utf8)),
-            Step(method: "POST", target: "/echo/orders", headers: [("Content-Type", "text/plain")], body: Array("just text".utf8)),
+            Step(
+                method: "POST", target: "/echo/orders", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"item": "cup", "n": 2}"#.utf8)),
+            Step(
+                method: "POST", target: "/echo/orders",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("item=saucer&n=1".utf8)),
+            Step(
+                method: "POST", target: "/echo/orders", headers: [("Content-Type", "text/plain")],
+                body: Array("just text".utf8)),
             Step(method: "GET", target: "/echo/files/*/x"),
             Step(method: "GET", target: "/echo/users/{id}"),
             Step(method: "GET", target: "/echo/GET/x"),
@@ -81,42 +96,58 @@ struct RecordingTests {
         ]
         var answers: [HTTPResponse] = []
         for (index, step) in steps.enumerated() {
-            answers.append(try await recorder.client.send(step.method, step.target, headers: step.headers, body: step.body))
-            #expect(await Self.waitForRecordings(recorder, count: index + 1), "step \(index + 1) was not written:\n\(recorder.standardError)")
+            answers.append(
+                try await recorder.client.send(step.method, step.target, headers: step.headers, body: step.body))
+            #expect(
+                await Self.waitForRecordings(recorder, count: index + 1),
+                "step \(index + 1) was not written:\n\(recorder.standardError)")
             // The tree loads without an error or a warning after each exchange written.
-            let check = try await ServerProcess.runToCompletion(["endpoints", "--requests-folder", "recorded"], in: folder.url)
+            let check = try await ServerProcess.runToCompletion(
+                ["endpoints", "--requests-folder", "recorded"], in: folder.url)
             #expect(check.exitCode == 0 && check.standardError.isEmpty, "after \(step.method) \(step.target): \(check)")
         }
         #expect(answers[5].text == #"{"count": 1}"# && answers[7].text == #"{"count": 3}"#)
         let outcome = recorder.stop(signal: SIGINT)
         #expect(outcome.exitCode == 0)
-        #expect(outcome.standardOutput.hasSuffix("recorded 16 exchanges, 22 responses into recorded\n"), "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardOutput.hasSuffix("recorded 16 exchanges, 22 responses into recorded\n"),
+            "\(outcome.standardOutput)")
 
         let recorded = folder.url.appendingPathComponent("recorded")
         let files = Set(try FileManager.default.subpathsOfDirectory(atPath: recorded.path))
         for expected in [
-            "echo/files/%2A/x/GET/configuration.json", "echo/users/%7Bid%7D/GET/configuration.json", "echo/%47ET/x/GET/configuration.json",
-            "png/GET/response-1.png", "json/GET/response-1.json", "counter/GET/response-3.json", "json/HEAD/configuration.json",
+            "echo/files/%2A/x/GET/configuration.json", "echo/users/%7Bid%7D/GET/configuration.json",
+            "echo/%47ET/x/GET/configuration.json",
+            "png/GET/response-1.png", "json/GET/response-1.json", "counter/GET/response-3.json",
+            "json/HEAD/configuration.json",
         ] {
             #expect(files.contains(expected), "\(expected) is not in \(files.sorted())")
         }
-        #expect(!files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, "hidden files or folders are left: \(files.sorted())")
+        #expect(
+            !files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } },
+            "hidden files or folders are left: \(files.sorted())")
 
-        let replay = try await ServerProcess.start(["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
+        let replay = try await ServerProcess.start(
+            ["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
         defer { replay.stop() }
         for (step, original) in zip(steps, answers) {
             let again = try await replay.client.send(step.method, step.target, headers: step.headers, body: step.body)
             let name = "\(step.method) \(step.target)"
-            #expect(again.statusCode == original.statusCode, "\(name): \(again.statusCode), the target gave \(original.statusCode)")
+            #expect(
+                again.statusCode == original.statusCode,
+                "\(name): \(again.statusCode), the target gave \(original.statusCode)")
             let encoding = original.header("Content-Encoding")
             let expectedBody = encoding.map { Array(Self.decodedText($0).utf8) } ?? original.body
-            #expect(again.body == expectedBody, "\(name): \(again.text) instead of \(String(decoding: expectedBody, as: UTF8.self))")
+            #expect(
+                again.body == expectedBody,
+                "\(name): \(again.text) instead of \(String(decoding: expectedBody, as: UTF8.self))")
             #expect(again.header("Content-Encoding") == nil, "\(name)")
             #expect(Self.comparable(again) == Self.comparable(original), "\(name)")
         }
         // Literal segments match only themselves.
         let literal = try await replay.client.get("/echo/users/42")
-        #expect(literal.statusCode == 404, "/echo/users/42 answered by the folder for the literal {id}: \(literal.text)")
+        #expect(
+            literal.statusCode == 404, "/echo/users/42 answered by the folder for the literal {id}: \(literal.text)")
         let star = try await replay.client.get("/echo/files/y/x")
         #expect(star.statusCode == 404)
         // No fallback: a request with another query is no recorded one (a request recorded without a query has
@@ -145,20 +176,28 @@ struct RecordingTests {
         for target in targets { _ = try await recorder.client.get(target) }
         #expect(await Self.waitForRecordings(recorder, count: targets.count), "\(recorder.standardError)")
         #expect(recorder.stop(signal: SIGINT).exitCode == 0)
-        let replay = try await ServerProcess.start(["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
+        let replay = try await ServerProcess.start(
+            ["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
         defer { replay.stop() }
-        for (target, expected) in zip(targets, [Self.noise(100_000), (0..<200_000).map { UInt8($0 % 256) }, Self.noise(1000)]) {
+        for (target, expected) in zip(
+            targets, [Self.noise(100_000), (0..<200_000).map { UInt8($0 % 256) }, Self.noise(1000)])
+        {
             let again = try await replay.client.get(target)
-            #expect(again.statusCode == 200 && again.body == expected && again.header("Content-Encoding") == nil, "\(target): \(again.body.count) bytes")
+            #expect(
+                again.statusCode == 200 && again.body == expected && again.header("Content-Encoding") == nil,
+                "\(target): \(again.body.count) bytes")
         }
         let recorded = folder.url.appendingPathComponent("recorded").path
         let files = try FileManager.default.subpathsOfDirectory(atPath: recorded)
-        #expect(!files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, "hidden files or folders are left: \(files.sorted())")
+        #expect(
+            !files.contains { $0.split(separator: "/").contains { $0.hasPrefix(".") } },
+            "hidden files or folders are left: \(files.sorted())")
         // Every body file, decoded through a file or in memory, is readable by all like the rest of the tree.
         let bodies = files.filter { $0.split(separator: "/").last!.hasPrefix("response") }
         #expect(bodies.count == targets.count, "\(files.sorted())")
         for body in bodies {
-            let mode = try FileManager.default.attributesOfItem(atPath: recorded + "/" + body)[.posixPermissions] as? Int ?? 0
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: recorded + "/" + body)[.posixPermissions] as? Int ?? 0
             #expect(mode == 0o644, "\(body): \(String(mode, radix: 8))")
         }
     }
@@ -168,8 +207,11 @@ struct RecordingTests {
         let upstream = try await Upstream()
         let folder = try Self.freshFolder()
         defer { folder.remove() }
-        let recorder = try await Self.recorder(upstream, in: folder.url, ["--redact", "X-Upstream", "--match-header", "X-Client"])
-        let secretHeaders = [("Authorization", "Bearer auth-secret"), ("Cookie", "session=cookie-secret"), ("X-Client", "tests")]
+        let recorder = try await Self.recorder(
+            upstream, in: folder.url, ["--redact", "X-Upstream", "--match-header", "X-Client"])
+        let secretHeaders = [
+            ("Authorization", "Bearer auth-secret"), ("Cookie", "session=cookie-secret"), ("X-Client", "tests"),
+        ]
         _ = try await recorder.client.get("/cookie", headers: secretHeaders)
         _ = try await recorder.client.get("/json", headers: secretHeaders)
         #expect(await Self.waitForRecordings(recorder, count: 2))
@@ -177,12 +219,18 @@ struct RecordingTests {
         let recorded = folder.url.appendingPathComponent("recorded")
         var everything = ""
         for file in try FileManager.default.subpathsOfDirectory(atPath: recorded.path) {
-            if let data = FileManager.default.contents(atPath: recorded.appendingPathComponent(file).path) { everything += String(decoding: data, as: UTF8.self) }
+            if let data = FileManager.default.contents(atPath: recorded.appendingPathComponent(file).path) {
+                everything += String(decoding: data, as: UTF8.self)
+            }
         }
-        #expect(!everything.contains("auth-secret") && !everything.contains("cookie-secret") && !everything.contains("upstream-secret"))
-        let cookie = try String(contentsOf: recorded.appendingPathComponent("cookie/GET/configuration.json"), encoding: .utf8)
+        #expect(
+            !everything.contains("auth-secret") && !everything.contains("cookie-secret")
+                && !everything.contains("upstream-secret"))
+        let cookie = try String(
+            contentsOf: recorded.appendingPathComponent("cookie/GET/configuration.json"), encoding: .utf8)
         #expect(cookie.contains(#""Set-Cookie": "REDACTED""#), "\(cookie)")
-        let json = try String(contentsOf: recorded.appendingPathComponent("json/GET/configuration.json"), encoding: .utf8)
+        let json = try String(
+            contentsOf: recorded.appendingPathComponent("json/GET/configuration.json"), encoding: .utf8)
         #expect(json.contains(#""X-Upstream": "REDACTED""#) && json.contains(#""X-Client": "tests""#), "\(json)")
     }
 
@@ -191,15 +239,21 @@ struct RecordingTests {
         let upstream = try await Upstream()
         let folder = try Self.freshFolder()
         defer { folder.remove() }
-        let recorder = try await Self.recorder(upstream, in: folder.url, ["--repeats", "first", "--match-header", "X-Client"])
+        let recorder = try await Self.recorder(
+            upstream, in: folder.url, ["--repeats", "first", "--match-header", "X-Client"])
         for _ in 0..<3 { _ = try await recorder.client.get("/counter", headers: [("X-Client", "a")]) }
         _ = try await recorder.client.get("/counter")
         #expect(await Self.waitForRecordings(recorder, count: 4))
         let outcome = recorder.stop(signal: SIGINT)
-        #expect(outcome.standardOutput.hasSuffix("recorded 1 exchange, 2 responses into recorded\n"), "\(outcome.standardOutput)")
-        let replay = try await ServerProcess.start(["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
+        #expect(
+            outcome.standardOutput.hasSuffix("recorded 1 exchange, 2 responses into recorded\n"),
+            "\(outcome.standardOutput)")
+        let replay = try await ServerProcess.start(
+            ["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
         defer { replay.stop() }
-        for _ in 0..<2 { #expect(try await replay.client.get("/counter", headers: [("X-Client", "a")]).text == #"{"count": 1}"#) }
+        for _ in 0..<2 {
+            #expect(try await replay.client.get("/counter", headers: [("X-Client", "a")]).text == #"{"count": 1}"#)
+        }
         #expect(try await replay.client.get("/counter").text == #"{"count": 4}"#)
         #expect(try await replay.client.get("/counter", headers: [("X-Client", "b")]).statusCode == 404)
     }
@@ -227,24 +281,38 @@ struct RecordingTests {
         #expect(try await server.client.get("/hand").text == "written by hand")
         let hits = try await upstream.hits().paths
         #expect(hits["/counter"] == 2 && hits["/empty"] == 1 && hits["/hand"] == nil, "\(hits)")
-        let journal = try #require(try await server.client.get("/__espressomartini/requests").json() as? [[String: Any]])
-        let summary = journal.map { "\($0["path"]!)?\($0["query"]!) \(($0["proxied"] as? Bool) == true) \($0["route"] as? String ?? "-")" }
-        #expect(summary == [
-            "/counter?page=1 true -", "/counter?page=1 false /counter", "/counter?page=2 true -", "/empty? true -", "/empty? false /empty", "/hand? false /hand",
-        ])
-        let configuration = try String(contentsOf: tree.url.appendingPathComponent("network-exchanges/counter/GET/configuration.json"), encoding: .utf8)
+        let journal = try #require(
+            try await server.client.get("/__espressomartini/requests").json() as? [[String: Any]])
+        let summary = journal.map {
+            "\($0["path"]!)?\($0["query"]!) \(($0["proxied"] as? Bool) == true) \($0["route"] as? String ?? "-")"
+        }
+        #expect(
+            summary == [
+                "/counter?page=1 true -", "/counter?page=1 false /counter", "/counter?page=2 true -", "/empty? true -",
+                "/empty? false /empty", "/hand? false /hand",
+            ])
+        let configuration = try String(
+            contentsOf: tree.url.appendingPathComponent("network-exchanges/counter/GET/configuration.json"),
+            encoding: .utf8)
         #expect(configuration.contains(#""page": "1""#) && configuration.contains(#""page": "2""#), "\(configuration)")
     }
 
-    @Test("record needs a target URL, --record needs a proxy, --repeats takes sequence or first: exit 64 with a message")
+    @Test(
+        "record needs a target URL, --record needs a proxy, --repeats takes sequence or first: exit 64 with a message")
     func badArguments() async throws {
         let folder = try Self.freshFolder()
         defer { folder.remove() }
         for (arguments, message) in [
             (["record", "--port", "0"], "Give the API to record with --target URL"),
-            (["record", "--target", "api.example.com"], "--target 'api.example.com' is not an http:// or https:// URL"),
+            (
+                ["record", "--target", "api.example.com"],
+                "--target 'api.example.com' is not an http:// or https:// URL"
+            ),
             (["record", "--target", "http://127.0.0.1:9", "--repeats", "all"], "--repeats must be sequence or first"),
-            (["record", "--target", "http://127.0.0.1:9", "--match-header", "Bad Name"], "'Bad Name' is not a header name"),
+            (
+                ["record", "--target", "http://127.0.0.1:9", "--match-header", "Bad Name"],
+                "'Bad Name' is not a header name"
+            ),
             (["run", "--record", "--port", "0"], "--record records what a proxy forwards: give --proxy URL too"),
             (["run", "--proxy", "ftp://a", "--port", "0"], "--proxy 'ftp://a' is not an http:// or https:// URL"),
         ] {

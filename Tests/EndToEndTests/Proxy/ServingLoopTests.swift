@@ -13,12 +13,12 @@ struct ServingLoopTests {
         // Longer than the 10 ms a script may run on the thread that received its request: it finishes on
         // the script threads, which resume the connection.
         "busy/GET/configuration.json": #"""
-            {"javascript": "function response(request, cache) { const end = Date.now() + 40; while (Date.now() < end) {} return Response.ok(Body.text('busy done')); }"}
-            """#,
+        {"javascript": "function response(request, cache) { const end = Date.now() + 40; while (Date.now() < end) {} return Response.ok(Body.text('busy done')); }"}
+        """#,
         "events/GET/configuration.json": #"""
-            {"headers": {"Content-Type": "text/event-stream"},
-             "stream": [{"delay": 0.1, "data": "one"}, {"delay": 0.1, "data": "two"}, {"delay": 0.1, "data": "three"}]}
-            """#,
+        {"headers": {"Content-Type": "text/event-stream"},
+         "stream": [{"delay": 0.1, "data": "one"}, {"delay": 0.1, "data": "two"}, {"delay": 0.1, "data": "three"}]}
+        """#,
     ]
 
     @Test("delays, scripts and streams of the tree are answered beside forwarded requests")
@@ -38,20 +38,28 @@ struct ServingLoopTests {
             return (slow, busy, client.timedBlocking("GET", "/json"))
         }
         #expect(try forwarded.get().text == #"{"id": 1, "name": "espresso"}"#)
-        #expect(forwarded.elapsed < .milliseconds(900), "a forwarded request waited \(forwarded.elapsed) behind the delayed ones")
+        #expect(
+            forwarded.elapsed < .milliseconds(900),
+            "a forwarded request waited \(forwarded.elapsed) behind the delayed ones")
 
         for result in try await slow.results() {
             #expect(try result.get().text == "slow")
-            #expect(result.elapsed >= .seconds(1) && result.elapsed < .seconds(3), "a delayed answer came after \(result.elapsed)")
+            #expect(
+                result.elapsed >= .seconds(1) && result.elapsed < .seconds(3),
+                "a delayed answer came after \(result.elapsed)")
         }
         for result in try await busy.results() {
             let response = try result.get()
-            #expect(response.statusCode == 200 && response.text == "busy done", "\(response.statusCode) \(response.text)")
+            #expect(
+                response.statusCode == 200 && response.text == "busy done", "\(response.statusCode) \(response.text)")
             #expect(result.elapsed < .seconds(5), "a script's answer came after \(result.elapsed)")
         }
         let ended = try await BlockingCall.run { stream.read(timeout: .seconds(10)) { $0.ended } }
         #expect(ended, "the stream did not end")
-        #expect(stream.responses[0].chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == ["data: one\n\n", "data: two\n\n", "data: three\n\n"])
+        #expect(
+            stream.responses[0].chunks.map { String(decoding: $0.bytes, as: UTF8.self) } == [
+                "data: one\n\n", "data: two\n\n", "data: three\n\n",
+            ])
         let times = stream.responses[0].chunks.map(\.at)
         #expect(times.count == 3 && times[2] >= .milliseconds(300), "\(times)")
     }

@@ -18,9 +18,12 @@ struct StreamingMemoryTests {
         let recorder = try await RecordingTests.recorder(upstream, in: folder.url)
         #expect(try await recorder.client.get("/json").statusCode == 200)  // warmed up: libcurl loaded, a transfer made
         let before = try #require(ProcessStatus.residentKiB(recorder.pid))
-        let download = try await ExternalTool.run("curl", [
-            "-sS", "--max-time", "120", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "http://127.0.0.1:\(recorder.port)/big?size=\(Self.size)",
-        ], timeout: 150)
+        let download = try await ExternalTool.run(
+            "curl",
+            [
+                "-sS", "--max-time", "120", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
+                "http://127.0.0.1:\(recorder.port)/big?size=\(Self.size)",
+            ], timeout: 150)
         #expect(download.standardOutput == "200 \(Self.size)", "\(download)")
         #expect(await RecordingTests.waitForRecordings(recorder, count: 2))
         try Self.expectBounded(recorder.pid, from: before)
@@ -51,10 +54,13 @@ struct StreamingMemoryTests {
         try handle.truncate(atOffset: UInt64(Self.size))
         try handle.close()
         let before = try #require(ProcessStatus.residentKiB(server.pid))
-        let upload = try await ExternalTool.run("curl", [
-            "-sS", "--max-time", "120", "-X", "POST", "-T", file.path, "http://127.0.0.1:\(server.port)/upload",
-        ], timeout: 150)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(upload.standardOutput.utf8)) as? [String: Int], "\(upload)")
+        let upload = try await ExternalTool.run(
+            "curl",
+            [
+                "-sS", "--max-time", "120", "-X", "POST", "-T", file.path, "http://127.0.0.1:\(server.port)/upload",
+            ], timeout: 150)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(upload.standardOutput.utf8)) as? [String: Int], "\(upload)")
         #expect(object["size"] == Self.size)
         try Self.expectBounded(server.pid, from: before)
     }

@@ -8,7 +8,9 @@ import Testing
 struct TargetAnswerTests {
     /// Runs `body` with a server forwarding misses of an empty tree to an upstream of its own, given as
     /// `target` says (its URL by default).
-    static func withProxy(target: (Upstream) -> String = { $0.url }, _ body: (ServerProcess, Upstream) async throws -> Void) async throws {
+    static func withProxy(
+        target: (Upstream) -> String = { $0.url }, _ body: (ServerProcess, Upstream) async throws -> Void
+    ) async throws {
         let upstream = try await Upstream()
         let tree = try TemporaryTree()
         defer { tree.remove() }
@@ -17,13 +19,17 @@ struct TargetAnswerTests {
         try await body(server, upstream)
     }
 
-    @Test("an answer ended by the connection's end, a chunked one with an extension and a trailer, one after 103 Early Hints: each passes whole")
+    @Test(
+        "an answer ended by the connection's end, a chunked one with an extension and a trailer, one after 103 Early Hints: each passes whole"
+    )
     func framings() async throws {
         try await Self.withProxy { server, upstream in
             for _ in 0..<2 {
                 // Known whole before the client's answer starts, it goes with its length; else chunked.
                 let unframed = try await server.client.get("/unframed")
-                #expect(unframed.statusCode == 200 && Self.body(of: unframed) == "unframed: the end of the connection ends me", "\(unframed.text)")
+                #expect(
+                    unframed.statusCode == 200
+                        && Self.body(of: unframed) == "unframed: the end of the connection ends me", "\(unframed.text)")
                 let chunked = try await server.client.get("/trailers")
                 #expect(chunked.statusCode == 200 && Self.body(of: chunked) == "espresso martini", "\(chunked.text)")
                 let hinted = try await server.client.get("/hints")
@@ -44,7 +50,9 @@ struct TargetAnswerTests {
         var rest = body[...]
         var decoded: [UInt8] = []
         while let lineEnd = rest.firstRange(of: Array("\r\n".utf8)) {
-            guard let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16) else { return nil }
+            guard let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16) else {
+                return nil
+            }
             if size == 0 { return String(decoding: decoded, as: UTF8.self) }
             let data = rest[lineEnd.upperBound...]
             guard data.count >= size + 2 else { return nil }
@@ -80,7 +88,8 @@ struct TargetAnswerTests {
         }
     }
 
-    @Test("a target that answers with no HTTP gets 502 upstream_unavailable saying so, and the next request is answered")
+    @Test(
+        "a target that answers with no HTTP gets 502 upstream_unavailable saying so, and the next request is answered")
     func notHTTP() async throws {
         try await Self.withProxy { server, upstream in
             let garbage = try await server.client.get("/garbage")

@@ -11,15 +11,17 @@ struct VoodooScriptTests {
     static let cases: [String: String] = [
         // The request.
         "details": """
-            console.log("components " + request.pathComponents);
-            return Response.ok(Body.json({method: request.method, headers: request.headers, path: request.path,
-                pathComponents: request.pathComponents, pathParameters: request.pathParameters, query: request.query,
-                queryParameters: request.queryParameters, body: request.body,
-                bodyAsVoodooReadsIt: String.fromCharCode.apply(null, new Uint8Array(request.body))}));
-            """,
-        "form": "return Response.ok(Body.json({formParameters: request.formParameters, field: request.formParameters.greeting}));",
+        console.log("components " + request.pathComponents);
+        return Response.ok(Body.json({method: request.method, headers: request.headers, path: request.path,
+            pathComponents: request.pathComponents, pathParameters: request.pathParameters, query: request.query,
+            queryParameters: request.queryParameters, body: request.body,
+            bodyAsVoodooReadsIt: String.fromCharCode.apply(null, new Uint8Array(request.body))}));
+        """,
+        "form":
+            "return Response.ok(Body.json({formParameters: request.formParameters, field: request.formParameters.greeting}));",
         "bodyJSON": "return Response.ok(Body.json({body: request.bodyJSON}));",
-        "header": "const value = request.headers.abc; console.log('abc: ' + value); return Response.ok(Body.text(value));",
+        "header":
+            "const value = request.headers.abc; console.log('abc: ' + value); return Response.ok(Body.text(value));",
         // Responses.
         "raw": "return Response.raw(201);",
         "rawText": #"return Response.raw(201, Body.text("Hello"));"#,
@@ -64,7 +66,10 @@ struct VoodooScriptTests {
     static var exchanges: [String: TreeEntry] {
         var exchanges: [String: TreeEntry] = [:]
         for (name, body) in cases {
-            let folder = name == "details" ? "voodoo/details/{first}/{second}/GET" : (["form", "bodyJSON"].contains(name) ? "voodoo/\(name)/POST" : "voodoo/\(name)/GET")
+            let folder =
+                name == "details"
+                ? "voodoo/details/{first}/{second}/GET"
+                : (["form", "bodyJSON"].contains(name) ? "voodoo/\(name)/POST" : "voodoo/\(name)/GET")
             exchanges["\(folder)/configuration.json"] = .text(#"{"javascript_file": "case.js"}"#)
             exchanges["\(folder)/case.js"] = .text("function response(request, cache) {\n    \(body)\n}\n")
         }
@@ -72,10 +77,14 @@ struct VoodooScriptTests {
         // Voodoo finds a template by name in its templates folder; here a template is a file of the method folder.
         for name in ["template", "templateData"] { exchanges["voodoo/\(name)/GET/greeting"] = "{{abc}} template" }
         // Voodoo's integration cases: a text, no body, a function with too few or too many parameters.
-        exchanges["integration/text/GET/configuration.json"] = #"{"javascript": "function response(request, cache) {\n    return Response.ok(Body.text(\"Hello world!\"));\n}"}"#
-        exchanges["integration/few/GET/configuration.json"] = #"{"javascript": "function response() {\n    return Response.ok();\n}"}"#
-        exchanges["integration/many/GET/configuration.json"] = #"{"javascript": "function response(a,b,c,d,e) {\n    return Response.ok();\n}"}"#
-        exchanges["integration/undefined/GET/configuration.json"] = #"{"javascript": "function response(request, cache) {\n    return;\n}"}"#
+        exchanges["integration/text/GET/configuration.json"] =
+            #"{"javascript": "function response(request, cache) {\n    return Response.ok(Body.text(\"Hello world!\"));\n}"}"#
+        exchanges["integration/few/GET/configuration.json"] =
+            #"{"javascript": "function response() {\n    return Response.ok();\n}"}"#
+        exchanges["integration/many/GET/configuration.json"] =
+            #"{"javascript": "function response(a,b,c,d,e) {\n    return Response.ok();\n}"}"#
+        exchanges["integration/undefined/GET/configuration.json"] =
+            #"{"javascript": "function response(request, cache) {\n    return;\n}"}"#
         // Voodoo's example configurations: a log-in, a security token and a cart kept in the cache, books as templates.
         exchanges["login/POST/configuration.json"] = #"{"javascript_file": "login.js"}"#
         exchanges["login/POST/login.js"] = "function response(request, cache) {\n    return Response.ok()\n}\n"
@@ -110,7 +119,8 @@ struct VoodooScriptTests {
                 return Response.ok();
             }
             """
-        exchanges["cart/GET/configuration.json"] = #"{"javascript": "function response(request, cache) {\n  return Response.ok(Body.json(cache.cart ?? {}));\n}"}"#
+        exchanges["cart/GET/configuration.json"] =
+            #"{"javascript": "function response(request, cache) {\n  return Response.ok(Body.json(cache.cart ?? {}));\n}"}"#
         exchanges["book/{bookId}/GET/configuration.json"] = #"{"javascript_file": "book.js"}"#
         exchanges["book/{bookId}/GET/book.js"] = """
             function response(request, cache) {
@@ -124,8 +134,10 @@ struct VoodooScriptTests {
               }
             }
             """
-        exchanges["book/{bookId}/GET/book-1"] = #"{"id": "{{request.pathParameters.bookId}}", "title": "The Player of Games"}"#
-        exchanges["book/{bookId}/GET/book-2"] = #"{"id": "{{request.pathParameters.bookId}}", "title": "Use of Weapons"}"#
+        exchanges["book/{bookId}/GET/book-1"] =
+            #"{"id": "{{request.pathParameters.bookId}}", "title": "The Player of Games"}"#
+        exchanges["book/{bookId}/GET/book-2"] =
+            #"{"id": "{{request.pathParameters.bookId}}", "title": "Use of Weapons"}"#
         return exchanges
     }
 
@@ -134,7 +146,9 @@ struct VoodooScriptTests {
         return (tree, try await ServerProcess.serving(tree))
     }
 
-    @Test("the request: method, headers, path and its components and parameters, query and its parameters, form, JSON body")
+    @Test(
+        "the request: method, headers, path and its components and parameters, query and its parameters, form, JSON body"
+    )
     func request() async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
@@ -149,7 +163,8 @@ struct VoodooScriptTests {
         #expect(minimal["body"] is NSNull && minimal["bodyAsVoodooReadsIt"] as? String == "")
 
         let full = try await server.client.send(
-            "GET", "/voodoo/details/p123/p456?q1=q123&q2=q123&q1=q456", headers: [("h1", "hxyz"), ("h2", "h123"), ("h2", "h456")],
+            "GET", "/voodoo/details/p123/p456?q1=q123&q2=q123&q1=q456",
+            headers: [("h1", "hxyz"), ("h2", "h123"), ("h2", "h456")],
             body: Array("Hello world!".utf8)
         )
         let object = try #require(try full.json() as? [String: Any], "\(full.text)")
@@ -165,13 +180,16 @@ struct VoodooScriptTests {
         #expect(object["bodyAsVoodooReadsIt"] as? String == "")
 
         let form = try await server.client.send(
-            "POST", "/voodoo/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("greeting=Hello%20world!".utf8)
+            "POST", "/voodoo/form", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Array("greeting=Hello%20world!".utf8)
         )
         let formObject = try #require(try form.json() as? [String: Any])
         #expect(formObject["formParameters"] as? [String: String] == ["greeting": "Hello world!"])
         #expect(formObject["field"] as? String == "Hello world!")
 
-        let json = try await server.client.send("POST", "/voodoo/bodyJSON", headers: [("Content-Type", "application/json")], body: Array(#"{"abc":"def"}"#.utf8))
+        let json = try await server.client.send(
+            "POST", "/voodoo/bodyJSON", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"abc":"def"}"#.utf8))
         #expect(json.text == #"{"body":{"abc":"def"}}"#)
 
         let header = try await server.client.send("GET", "/voodoo/header", headers: [("abc", "123")])
@@ -180,14 +198,20 @@ struct VoodooScriptTests {
         #expect(await server.waitForStandardErrorLine { $0.contains("INFO script /voodoo/header: abc: 123") } != nil)
     }
 
-    @Test("Response: the status, the body and the headers of every kind Voodoo's cases use", arguments: [
-        ("raw", 201, "", nil, nil), ("rawText", 201, "Hello", "text/plain; charset=utf-8", nil), ("rawHeaders", 201, "Hello", "text/plain; charset=utf-8", "123"),
-        ("rawJSON", 201, #"{"greeting":"Hello world!"}"#, "application/json", nil), ("ok", 200, "", nil, nil),
-        ("okHeaders", 200, "Hello", "text/plain; charset=utf-8", "123"), ("created", 201, "Hello", "text/plain; charset=utf-8", nil),
-        ("accepted", 202, "Hello", "text/plain; charset=utf-8", "123"), ("moved", 301, "", nil, nil), ("temporary", 307, "", nil, nil),
-        ("permanent", 308, "", nil, nil), ("notFound", 404, "", nil, nil), ("notAcceptable", 406, "", nil, nil), ("tooMany", 429, "", nil, nil),
-        ("serverError", 500, "Hello", "text/plain; charset=utf-8", "123"),
-    ] as [(String, Int, String, String?, String?)])
+    @Test(
+        "Response: the status, the body and the headers of every kind Voodoo's cases use",
+        arguments: [
+            ("raw", 201, "", nil, nil), ("rawText", 201, "Hello", "text/plain; charset=utf-8", nil),
+            ("rawHeaders", 201, "Hello", "text/plain; charset=utf-8", "123"),
+            ("rawJSON", 201, #"{"greeting":"Hello world!"}"#, "application/json", nil), ("ok", 200, "", nil, nil),
+            ("okHeaders", 200, "Hello", "text/plain; charset=utf-8", "123"),
+            ("created", 201, "Hello", "text/plain; charset=utf-8", nil),
+            ("accepted", 202, "Hello", "text/plain; charset=utf-8", "123"), ("moved", 301, "", nil, nil),
+            ("temporary", 307, "", nil, nil),
+            ("permanent", 308, "", nil, nil), ("notFound", 404, "", nil, nil), ("notAcceptable", 406, "", nil, nil),
+            ("tooMany", 429, "", nil, nil),
+            ("serverError", 500, "Hello", "text/plain; charset=utf-8", "123"),
+        ] as [(String, Int, String, String?, String?)])
     func responses(_ name: String, _ status: Int, _ body: String, _ type: String?, _ abc: String?) async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
@@ -200,11 +224,14 @@ struct VoodooScriptTests {
         if [301, 307, 308].contains(status) { #expect(response.header("Location") == "http://127.0.0.1:8080") }
     }
 
-    @Test("Body: text and JSON, with template data or without, a file, a template by name with data or without", arguments: [
-        ("text", "Hello", "text/plain; charset=utf-8"), ("textData", "Hello", "text/plain; charset=utf-8"),
-        ("json", #"{"abc":"Hello"}"#, "application/json"), ("jsonData", #"{"abc":"Hello"}"#, "application/json"),
-        ("file", "Hello from a file", "text/plain"), ("template", " template", "text/plain"), ("templateData", "Hello template", "text/plain"),
-    ])
+    @Test(
+        "Body: text and JSON, with template data or without, a file, a template by name with data or without",
+        arguments: [
+            ("text", "Hello", "text/plain; charset=utf-8"), ("textData", "Hello", "text/plain; charset=utf-8"),
+            ("json", #"{"abc":"Hello"}"#, "application/json"), ("jsonData", #"{"abc":"Hello"}"#, "application/json"),
+            ("file", "Hello from a file", "text/plain"), ("template", " template", "text/plain"),
+            ("templateData", "Hello template", "text/plain"),
+        ])
     func bodies(_ name: String, _ body: String, _ type: String) async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
@@ -215,13 +242,18 @@ struct VoodooScriptTests {
         #expect(response.header("Content-Type") == type, "\(name)")
     }
 
-    @Test("failures are 500s: no response, a value that is not a Response, a thrown string; too few or too many parameters are fine")
+    @Test(
+        "failures are 500s: no response, a value that is not a Response, a thrown string; too few or too many parameters are fine"
+    )
     func failures() async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
         defer { server.stop() }
         for (path, message) in [
-            ("/voodoo/noResponse", "must return a Response such as Response.ok(Body.json({...})), but it returned undefined"),
+            (
+                "/voodoo/noResponse",
+                "must return a Response such as Response.ok(Body.json({...})), but it returned undefined"
+            ),
             ("/integration/undefined", "but it returned undefined"),
             ("/voodoo/notAResponse", "but it returned a string"),
             ("/voodoo/throws", #"the script threw "Error!!!!""#),
@@ -237,14 +269,16 @@ struct VoodooScriptTests {
         #expect(text.text == "Hello world!" && text.header("Content-Type") == "text/plain; charset=utf-8")
     }
 
-    @Test("the cache: a missing key reads null; strings, numbers, objects and arrays are kept from one call to the next")
+    @Test(
+        "the cache: a missing key reads null; strings, numbers, objects and arrays are kept from one call to the next")
     func cache() async throws {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
         defer { server.stop() }
         #expect(try await server.client.get("/voodoo/miss").text == "Hello null")
         for (set, gets) in [
-            ("setString", [("getString", "Hello world!")]), ("setNumber", [("getNumber", "123")]), ("setObject", [("getObject", "Hello world!")]),
+            ("setString", [("getString", "Hello world!")]), ("setNumber", [("getNumber", "123")]),
+            ("setObject", [("getObject", "Hello world!")]),
             ("setArray", [("getFirst", "Hello world!"), ("getSecond", "Goodbye world!")]),
         ] {
             let stored = try await server.client.get("/voodoo/\(set)")
@@ -264,12 +298,19 @@ struct VoodooScriptTests {
         defer { server.stop() }
         #expect(try await server.client.send("POST", "/login").statusCode == 200)
         let json = [("Content-Type", "application/json")]
-        #expect(try await server.client.send("POST", "/cart", headers: json, body: Array(#"{"id": "b1", "price": 25, "quantity": 1}"#.utf8)).statusCode == 401)
-        let login = try await server.client.send("POST", "/security/login", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("user=derek".utf8))
+        #expect(
+            try await server.client.send(
+                "POST", "/cart", headers: json, body: Array(#"{"id": "b1", "price": 25, "quantity": 1}"#.utf8)
+            ).statusCode == 401)
+        let login = try await server.client.send(
+            "POST", "/security/login", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Array("user=derek".utf8))
         #expect(login.statusCode == 200 && login.text.isEmpty)
         #expect(login.header("userToken") == "token-for-derek")
         for quantity in [1, 2] {
-            let added = try await server.client.send("POST", "/cart", headers: json, body: Array(#"{"id": "b1", "price": 25, "quantity": \#(quantity)}"#.utf8))
+            let added = try await server.client.send(
+                "POST", "/cart", headers: json,
+                body: Array(#"{"id": "b1", "price": 25, "quantity": \#(quantity)}"#.utf8))
             #expect(added.statusCode == 200, "\(added.text)")
         }
         #expect(try await server.client.get("/cart").text == #"{"b1":{"price":25,"quantity":3}}"#)

@@ -7,13 +7,18 @@ import Testing
 @Suite("serving path: plan, commit, send")
 struct DecisionPathTests {
     static let exchanges: [String: TreeEntry] = [
-        "teapot/GET/configuration.json": #"{"javascript": "function response() { return Response.raw(418, 'short and stout'); }"}"#,
-        "guarded/GET/configuration.json": #"{"javascript": "function response() { return Response.unauthorised(); }", "delay": 0.05}"#,
-        "jobs/{id}/GET/configuration.json": #"[{"status_code": 202}, {"status_code": 202}, {"status_code": 200, "body": "done"}]"#,
+        "teapot/GET/configuration.json":
+            #"{"javascript": "function response() { return Response.raw(418, 'short and stout'); }"}"#,
+        "guarded/GET/configuration.json":
+            #"{"javascript": "function response() { return Response.unauthorised(); }", "delay": 0.05}"#,
+        "jobs/{id}/GET/configuration.json":
+            #"[{"status_code": 202}, {"status_code": 202}, {"status_code": 200, "body": "done"}]"#,
         "cart/GET/configuration.json": #"{"body": "cart"}"#,
     ]
 
-    static func serve(_ configuration: String = #"{"watch": false, "cors": true}"#) async throws -> (TemporaryTree, ServerProcess) {
+    static func serve(
+        _ configuration: String = #"{"watch": false, "cors": true}"#
+    ) async throws -> (TemporaryTree, ServerProcess) {
         let tree = try TemporaryTree(exchanges: exchanges, configuration: configuration)
         return (tree, try await ServerProcess.serving(tree))
     }
@@ -49,15 +54,18 @@ struct DecisionPathTests {
             ["explain", "OPTIONS", "/cart", "--header", "Access-Control-Request-Method: GET", "--json"], in: tree.url
         )
         #expect(command.exitCode == 0, "\(command)")
-        let planned = try #require(try JSONSerialization.jsonObject(with: Data(command.standardOutput.utf8)) as? [String: Any])
+        let planned = try #require(
+            try JSONSerialization.jsonObject(with: Data(command.standardOutput.utf8)) as? [String: Any])
         #expect(planned["status"] as? Int == 204)
         #expect(planned["outcome"] as? String == "cors_preflight")
         #expect(planned["allowed"] as? [String] == ["GET", "HEAD"])
 
-        let text = try await ServerProcess.runToCompletion(["explain", "OPTIONS", "/cart", "--header", "Access-Control-Request-Method: GET"], in: tree.url)
+        let text = try await ServerProcess.runToCompletion(
+            ["explain", "OPTIONS", "/cart", "--header", "Access-Control-Request-Method: GET"], in: tree.url)
         #expect(text.standardOutput.contains("answer:   204, a CORS preflight"), "\(text.standardOutput)")
 
-        let admin = try await server.client.get("/__espressomartini/explain?method=OPTIONS&path=/cart", headers: [("Access-Control-Request-Method", "GET")])
+        let admin = try await server.client.get(
+            "/__espressomartini/explain?method=OPTIONS&path=/cart", headers: [("Access-Control-Request-Method", "GET")])
         let fromServer = try #require(try admin.json() as? [String: Any])
         #expect(fromServer["status"] as? Int == 204)
         #expect(fromServer["outcome"] as? String == "cors_preflight")
@@ -77,7 +85,8 @@ struct DecisionPathTests {
         #expect(try await server.client.get("/jobs/1", headers: inRun).statusCode == 202)
 
         func explained(_ query: String, headers: [(String, String)] = []) async throws -> [String: Any] {
-            let response = try await server.client.get("/__espressomartini/explain?method=GET&path=/jobs/1" + query, headers: headers)
+            let response = try await server.client.get(
+                "/__espressomartini/explain?method=GET&path=/jobs/1" + query, headers: headers)
             return try #require(try response.json() as? [String: Any], "\(response.text)")
         }
         let inSession = try await explained("&session=run-a")
@@ -100,7 +109,9 @@ struct DecisionPathTests {
         let (tree, server) = try await Self.serve()
         defer { tree.remove() }
         defer { server.stop() }
-        #expect(try await server.client.get("/jobs/7", headers: [("X-Espressomartini-Session", "ci run 42")]).statusCode == 202)
+        #expect(
+            try await server.client.get("/jobs/7", headers: [("X-Espressomartini-Session", "ci run 42")]).statusCode
+                == 202)
         #expect(try await server.client.get("/jobs/8").statusCode == 202)
         let inSession = try #require(await server.waitForStandardErrorLine { $0.contains("/jobs/7") })
         #expect(inSession.hasSuffix("ms session ci run 42"), "\(inSession)")

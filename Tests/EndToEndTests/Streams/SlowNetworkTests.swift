@@ -15,7 +15,8 @@ struct SlowNetworkTests {
         "slow/GET/blob.bin": .bytes(blob),
         "large/GET/configuration.json": #"{"response_file": "large.bin", "bandwidth": "12mbit"}"#,
         "large/GET/large.bin": .bytes(large),
-        "phone/GET/configuration.json": #"{"responses": [{"body": "on edge"}, {"body": "at home", "network": "none"}], "network": "edge"}"#,
+        "phone/GET/configuration.json":
+            #"{"responses": [{"body": "on edge"}, {"body": "at home", "network": "none"}], "network": "edge"}"#,
         "fast/GET/configuration.json": #"{"body": "fast"}"#,
         "uneven/GET/configuration.json": #"{"delay": {"distribution": "lognormal", "median": 0.3, "sigma": 0}}"#,
         "tokens/GET/configuration.json": #"{"network": "3g", "stream": [{"data": "a"}, {"delay": 0.1, "data": "b"}]}"#,
@@ -66,7 +67,8 @@ struct SlowNetworkTests {
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
         let explained = try await server.client.get("/__espressomartini/explain?method=GET&path=%2Fphone").text
-        #expect(explained.contains(#""network":{"profile":"edge","bytes_per_second":30000,"latency":0.4}"#), "\(explained)")
+        #expect(
+            explained.contains(#""network":{"profile":"edge","bytes_per_second":30000,"latency":0.4}"#), "\(explained)")
         let edge = server.client.timedBlocking("GET", "/phone")
         let home = server.client.timedBlocking("GET", "/phone")
         #expect(edge.response?.text == "on edge")
@@ -79,7 +81,8 @@ struct SlowNetworkTests {
 
     @Test("the server's network slows every exchange without one of its own; a stream is paced and delayed too")
     func theServersNetwork() async throws {
-        let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"network": "3g", "bandwidth": "4KB"}"#)
+        let tree = try TemporaryTree(
+            exchanges: Self.exchanges, configuration: #"{"network": "3g", "bandwidth": "4KB"}"#)
         defer { tree.remove() }
         let server = try await ServerProcess.serving(tree)
         defer { server.stop() }
@@ -95,7 +98,9 @@ struct SlowNetworkTests {
         // /slow has a bandwidth of its own (32 KB/s), more specific than the server's 4 KB/s; the server's
         // 3g still gives its latency.
         let download = try StreamingClients(port: server.port, target: "/slow")
-        let downloaded = try await BlockingCall.run { download.read(timeout: .seconds(20)) { $0.bodyCompleteAt != nil } }
+        let downloaded = try await BlockingCall.run {
+            download.read(timeout: .seconds(20)) { $0.bodyCompleteAt != nil }
+        }
         #expect(downloaded)
         let took = Self.seconds(download.responses[0].bodyCompleteAt)
         #expect(took >= 2.0 && took < 8, "the response's 32 KB/s after the server's 100 ms: \(took) s")
@@ -135,7 +140,8 @@ struct SlowNetworkTests {
     @Test("bad values are load errors with their position, and run does not start")
     func badValuesStopTheLoad() async throws {
         let tree = try TemporaryTree(exchanges: [
-            "a/GET/configuration.json": #"{"bandwidth": "fast", "network": "4g", "stream": [{"delay": -1, "data": "x", "evnt": "e"}]}"#,
+            "a/GET/configuration.json":
+                #"{"bandwidth": "fast", "network": "4g", "stream": [{"delay": -1, "data": "x", "evnt": "e"}]}"#
         ])
         defer { tree.remove() }
         let outcome = try await ServerProcess.runToCompletion(["run", "--port", "0"], in: tree.url)
@@ -157,11 +163,17 @@ struct SlowNetworkTests {
         defer { tree.remove() }
         let text = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
         #expect(text.exitCode == 0)
-        #expect(text.standardOutput.contains("GET  /phone   1: 200 body \"on edge\" network edge · 2: 200 body \"at home\" network none\n"), "\(text.standardOutput)")
+        #expect(
+            text.standardOutput.contains(
+                "GET  /phone   1: 200 body \"on edge\" network edge · 2: 200 body \"at home\" network none\n"),
+            "\(text.standardOutput)")
         #expect(text.standardOutput.contains("GET  /tokens  1: 200 stream of 2 events network 3g\n"))
         #expect(text.standardOutput.contains("GET  /uneven  1: 200 no body delay lognormal 0.3s ±0\n"))
         let json = try await ServerProcess.runToCompletion(["endpoints", "--json"], in: tree.url)
-        #expect(json.standardOutput.contains(#""stream":[{"data":"a"},{"delay":0.1,"data":"b"}],"stream_repeat":false,"delay":null,"network":"3g""#), "\(json.standardOutput)")
+        #expect(
+            json.standardOutput.contains(
+                #""stream":[{"data":"a"},{"delay":0.1,"data":"b"}],"stream_repeat":false,"delay":null,"network":"3g""#),
+            "\(json.standardOutput)")
         #expect(json.standardOutput.contains(#""response_file":"blob.bin","delay":null,"bandwidth":"32KB""#))
     }
 }

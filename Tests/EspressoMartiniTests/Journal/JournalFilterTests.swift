@@ -20,7 +20,9 @@ import Testing
     }
 
     /// An entry as the journal records it: the headers packed, the first 64 KiB of the body kept.
-    static func entry(_ target: String, route: String? = "/r", status: Int? = 200, session: String? = nil) -> JournalEntry {
+    static func entry(
+        _ target: String, route: String? = "/r", status: Int? = 200, session: String? = nil
+    ) -> JournalEntry {
         entry("GET", target, route: route, status: status, session: session)
     }
 
@@ -33,8 +35,10 @@ import Testing
         for (name, value) in headers { RequestHeaders.pack(name.utf8, value.utf8, into: &packed) }
         let bytes = Array(body.utf8)
         return JournalEntry(
-            time: Timestamp(seconds: 0, nanoseconds: 0), method: method, path: path, query: query, packedHeaders: packed,
-            body: Array(bytes.prefix(JournalEntry.bodyLimit)), bodySize: bytes.count, route: route, response: route == nil ? nil : 0,
+            time: Timestamp(seconds: 0, nanoseconds: 0), method: method, path: path, query: query,
+            packedHeaders: packed,
+            body: Array(bytes.prefix(JournalEntry.bodyLimit)), bodySize: bytes.count, route: route,
+            response: route == nil ? nil : 0,
             status: status, session: session
         )
     }
@@ -51,31 +55,105 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (#"{"methd": "GET"}"#, ["request body:1:2: error: unknown key 'methd'; the body takes 'method', 'path', 'status', 'unmatched' and 'when'; did you mean 'method'?"]),
-        (#"[1]"#, [#"request body:1:1: error: the body must be a JSON object such as {"method": "POST", "path": "/api/orders"}, found an array"#]),
-        (#"{"method": 1}"#, [#"request body:1:12: error: 'method' must be a method such as "POST", found an integer"#]),
-        (#"{"method": "G ET"}"#, [#"request body:1:12: error: 'method' 'G ET' is not a method such as "GET" or "POST""#]),
-        (#"{"path": "/files/**/x"}"#, ["request body:1:10: error: '**' must be the last path component, but '/files/**/x' has 'x' after it"]),
-        (#"{"path": "/a/%zz"}"#, ["request body:1:10: error: the folder name '%zz' has a '%' not followed by two hexadecimal digits; write a literal '%' as %25"]),
-        (#"{"status": 700}"#, [#"request body:1:12: error: 'status' 700 is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#]),
-        (#"{"status": "4x"}"#, [#"request body:1:12: error: 'status' 4x is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#]),
-        (#"{"status": true}"#, [#"request body:1:12: error: 'status' must be a status such as 404 or a class such as "4xx", found a boolean"#]),
-        (#"{"unmatched": "yes"}"#, ["request body:1:15: error: 'unmatched' must be true or false, found a string"]),
-        // `when` in the loader's words, positions in the body.
-        ("{\n  \"when\": {\"qurey\": {\"a\": \"1\"}}\n}", ["request body:2:12: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?"]),
-        (#"{"when": {"json": {"tier": "gold"}}}"#, [#"request body:1:20: error: 'tier' is not a JSON Pointer: it must be "" (the whole document) or start with '/', as in '/tier'"#]),
-        (#"{"when": {"body": {"regex": "(a"}}}"#, [#"request body:1:29: error: 'regex' "(a" does not compile: expected ')'"#]),
-        (#"{"when": {"headers": {"X": {"equals": "a", "prefix": "b"}}}}"#, ["request body:1:44: error: 'equals' and 'prefix' cannot both be given in one matcher; keep one of them"]),
-        (#"{"when": {"path": {"id": "7"}}, "path": "/users/{user}"}"#, ["request body:1:20: error: the route does not capture 'id': it captures 'user'"]),
-        (#"{"when": {"path": {"id": "7"}}}"#, ["request body:1:20: error: the route does not capture 'id': it captures nothing; name a folder {id} or :id to capture it"]),
-        (#"{"when": "x"}"#, [#"request body:1:10: error: 'when' must be an object of conditions such as {"query": {"page": "2"}}, found a string"#]),
-        (#"{"method": "GET",}"#, ["request body:1:18: error: invalid JSON: string or '}' expected near '}'"]),
-        (#"{"method": 1, "status": "x"}"#, [
-            #"request body:1:12: error: 'method' must be a method such as "POST", found an integer"#,
-            #"request body:1:25: error: 'status' x is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#,
-        ]),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            (
+                #"{"methd": "GET"}"#,
+                [
+                    "request body:1:2: error: unknown key 'methd'; the body takes 'method', 'path', 'status', 'unmatched' and 'when'; did you mean 'method'?"
+                ]
+            ),
+            (
+                #"[1]"#,
+                [
+                    #"request body:1:1: error: the body must be a JSON object such as {"method": "POST", "path": "/api/orders"}, found an array"#
+                ]
+            ),
+            (
+                #"{"method": 1}"#,
+                [#"request body:1:12: error: 'method' must be a method such as "POST", found an integer"#]
+            ),
+            (
+                #"{"method": "G ET"}"#,
+                [#"request body:1:12: error: 'method' 'G ET' is not a method such as "GET" or "POST""#]
+            ),
+            (
+                #"{"path": "/files/**/x"}"#,
+                ["request body:1:10: error: '**' must be the last path component, but '/files/**/x' has 'x' after it"]
+            ),
+            (
+                #"{"path": "/a/%zz"}"#,
+                [
+                    "request body:1:10: error: the folder name '%zz' has a '%' not followed by two hexadecimal digits; write a literal '%' as %25"
+                ]
+            ),
+            (
+                #"{"status": 700}"#,
+                [
+                    #"request body:1:12: error: 'status' 700 is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#
+                ]
+            ),
+            (
+                #"{"status": "4x"}"#,
+                [
+                    #"request body:1:12: error: 'status' 4x is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#
+                ]
+            ),
+            (
+                #"{"status": true}"#,
+                [
+                    #"request body:1:12: error: 'status' must be a status such as 404 or a class such as "4xx", found a boolean"#
+                ]
+            ),
+            (#"{"unmatched": "yes"}"#, ["request body:1:15: error: 'unmatched' must be true or false, found a string"]),
+            // `when` in the loader's words, positions in the body.
+            (
+                "{\n  \"when\": {\"qurey\": {\"a\": \"1\"}}\n}",
+                [
+                    "request body:2:12: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?"
+                ]
+            ),
+            (
+                #"{"when": {"json": {"tier": "gold"}}}"#,
+                [
+                    #"request body:1:20: error: 'tier' is not a JSON Pointer: it must be "" (the whole document) or start with '/', as in '/tier'"#
+                ]
+            ),
+            (
+                #"{"when": {"body": {"regex": "(a"}}}"#,
+                [#"request body:1:29: error: 'regex' "(a" does not compile: expected ')'"#]
+            ),
+            (
+                #"{"when": {"headers": {"X": {"equals": "a", "prefix": "b"}}}}"#,
+                [
+                    "request body:1:44: error: 'equals' and 'prefix' cannot both be given in one matcher; keep one of them"
+                ]
+            ),
+            (
+                #"{"when": {"path": {"id": "7"}}, "path": "/users/{user}"}"#,
+                ["request body:1:20: error: the route does not capture 'id': it captures 'user'"]
+            ),
+            (
+                #"{"when": {"path": {"id": "7"}}}"#,
+                [
+                    "request body:1:20: error: the route does not capture 'id': it captures nothing; name a folder {id} or :id to capture it"
+                ]
+            ),
+            (
+                #"{"when": "x"}"#,
+                [
+                    #"request body:1:10: error: 'when' must be an object of conditions such as {"query": {"page": "2"}}, found a string"#
+                ]
+            ),
+            (#"{"method": "GET",}"#, ["request body:1:18: error: invalid JSON: string or '}' expected near '}'"]),
+            (
+                #"{"method": 1, "status": "x"}"#,
+                [
+                    #"request body:1:12: error: 'method' must be a method such as "POST", found an integer"#,
+                    #"request body:1:25: error: 'status' x is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#,
+                ]
+            ),
+        ] as [(String, [String])])
     func aBadBodyIsReportedAsTheLoaderWould(_ body: String, _ expected: [String]) {
         #expect(Self.problems(body) == expected)
     }
@@ -121,7 +199,9 @@ import Testing
         #expect(try Self.matches(#"{"status": "4XX"}"#, Self.entry("/a", status: 405)))
         #expect(try !Self.matches(#"{"status": "4xx"}"#, Self.entry("/a", status: 500)))
         #expect(try Self.matches(#"{"status": 0}"#, Self.entry("/a", status: 0)))
-        #expect(try !Self.matches(#"{"status": "2xx"}"#, Self.entry("/a", status: nil)), "a script still running has no status yet")
+        #expect(
+            try !Self.matches(#"{"status": "2xx"}"#, Self.entry("/a", status: nil)),
+            "a script still running has no status yet")
     }
 
     @Test func unmatchedKeepsTheRequestsNoExchangeAnswered() throws {
@@ -157,10 +237,13 @@ import Testing
     }
 
     @Test func formAndGraphQLBodies() throws {
-        let form = Self.entry("POST", "/login", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: "user=ada&remember=on")
+        let form = Self.entry(
+            "POST", "/login", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: "user=ada&remember=on")
         #expect(try Self.matches(#"{"when": {"form": {"user": "ada"}}}"#, form))
         #expect(try !Self.matches(#"{"when": {"form": {"user": "bob"}}}"#, form))
-        let graphQL = Self.entry("POST", "/graphql", body: #"{"query": "mutation AddItem { add { id } }", "variables": {}}"#)
+        let graphQL = Self.entry(
+            "POST", "/graphql", body: #"{"query": "mutation AddItem { add { id } }", "variables": {}}"#)
         #expect(try Self.matches(#"{"when": {"graphql": {"operation": "AddItem", "type": "mutation"}}}"#, graphQL))
         let getQuery = Self.entry("GET", "/graphql?query=query%20Cart%20%7B%20cart%20%7B%20id%20%7D%20%7D")
         #expect(try Self.matches(#"{"when": {"graphql": {"operation": "Cart"}}}"#, getQuery))
@@ -207,13 +290,16 @@ import Testing
         @Sendable func record(_ number: Int) {
             let body = Array(#"{"tier": "\#(number % 3 == 0 ? "gold" : "silver")", "n": \#(number)}"#.utf8)
             let entry = JournalEntry(
-                time: Timestamp(seconds: number, nanoseconds: 0), method: "POST", path: "/orders/\(number)", query: "", body: body,
+                time: Timestamp(seconds: number, nanoseconds: 0), method: "POST", path: "/orders/\(number)", query: "",
+                body: body,
                 bodySize: body.count, route: "/orders/{id}", response: 0, status: 201
             )
             journal.record(entry) { RequestHeaders.pack("X-Number".utf8, String(number).utf8, into: &$0) }
         }
         for number in 0..<(JournalFilter.serialLimit * 2 + 100) { record(number) }
-        let filter = try Self.filter(#"{"path": "/orders/{id}", "when": {"json": {"/tier": "gold"}, "headers": {"x-number": {"regex": "\\d+"}}}}"#)
+        let filter = try Self.filter(
+            #"{"path": "/orders/{id}", "when": {"json": {"/tier": "gold"}, "headers": {"x-number": {"regex": "\\d+"}}}}"#
+        )
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<2 {
                 group.addTask { for number in 0..<3000 { record(100_000 + writer * 10_000 + number) } }
@@ -236,7 +322,8 @@ import Testing
     // MARK: The query of GET requests
 
     @Test func theQueryTakesMethodPathStatusUnmatchedAndSession() throws {
-        let query = URLEncodedForm(parsing: "method=get&path=%2Fusers%2F%7Bid%7D&status=2xx&unmatched=false&session=run-1")
+        let query = URLEncodedForm(
+            parsing: "method=get&path=%2Fusers%2F%7Bid%7D&status=2xx&unmatched=false&session=run-1")
         guard case .success(let filter) = JournalFilter.parse(query: query) else { Issue.record("refused"); return }
         #expect(filter.method == "get")
         #expect(filter.path?.description == "/users/{id}")
@@ -246,9 +333,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("stauts=404", "unknown filter 'stauts'; requests takes 'method', 'path', 'status', 'unmatched' and 'session'; did you mean 'status'?; conditions on headers, query or body go in the body of POST requests/find"),
+        (
+            "stauts=404",
+            "unknown filter 'stauts'; requests takes 'method', 'path', 'status', 'unmatched' and 'session'; did you mean 'status'?; conditions on headers, query or body go in the body of POST requests/find"
+        ),
         ("unmatched=yes", "'unmatched' must be true or false, found 'yes'"),
-        ("status=99", #"'status' 99 is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#),
+        (
+            "status=99",
+            #"'status' 99 is not a status; give one from 100 to 599 (0 for a fault), or a class such as "4xx""#
+        ),
         ("path=/a/**/b", "'**' must be the last path component, but '/a/**/b' has 'b' after it"),
         ("method=", #"'method' '' is not a method such as "GET" or "POST""#),
     ])
@@ -264,7 +357,9 @@ import Testing
 
     @Test func packedHeadersAreReadInPlaceInOrder() {
         var packed: [UInt8] = []
-        for (name, value) in [("Accept", "*/*"), ("X-Tag", "a"), ("x-tag", ""), ("Host", "h")] { RequestHeaders.pack(name.utf8, value.utf8, into: &packed) }
+        for (name, value) in [("Accept", "*/*"), ("X-Tag", "a"), ("x-tag", ""), ("Host", "h")] {
+            RequestHeaders.pack(name.utf8, value.utf8, into: &packed)
+        }
         let headers = RequestHeaders(reading: PackedHeaders(packed))
         #expect(headers.all.map { "\($0.name)=\($0.value)" } == ["Accept=*/*", "X-Tag=a", "x-tag=", "Host=h"])
         #expect(headers.values(named: "x-tag") == ["a", ""])

@@ -5,13 +5,16 @@ import Testing
     /// An entry for `/r<number>` whose single header says the number, `number` bytes long, so that a
     /// header written into a reused buffer that was not emptied first shows.
     @discardableResult
-    private func record(_ number: Int, in journal: RequestJournal, status: Int? = 200, session: String? = nil, tag: Int = 0) -> RequestJournal.Ticket {
+    private func record(
+        _ number: Int, in journal: RequestJournal, status: Int? = 200, session: String? = nil, tag: Int = 0
+    ) -> RequestJournal.Ticket {
         let entry = JournalEntry(
             time: Timestamp(seconds: number, nanoseconds: 0), method: "GET", path: "/r\(number)", query: String(tag),
             body: [], bodySize: 0, route: nil, response: nil, status: status, session: session
         )
         return journal.record(entry) { packed in
-            packed += Array("X-Number".utf8) + [0] + Array(String(repeating: "\(number % 10)", count: number).utf8) + [0]
+            packed +=
+                Array("X-Number".utf8) + [0] + Array(String(repeating: "\(number % 10)", count: number).utf8) + [0]
         }
     }
 
@@ -137,16 +140,24 @@ import Testing
         let capacity = RequestJournal.chunkSize * 2 + 500
         let journal = RequestJournal(capacity: capacity)
         var tickets: [Int: RequestJournal.Ticket] = [:]
-        for number in 1...(capacity + 700) { tickets[number] = record(number % 50 + 1, in: journal, status: nil, session: number % 2 == 0 ? "even" : nil) }
+        for number in 1...(capacity + 700) {
+            tickets[number] = record(number % 50 + 1, in: journal, status: nil, session: number % 2 == 0 ? "even" : nil)
+        }
         let before = journal.snapshot()
         #expect(before.parts.count == 4, "the ring has turned inside its first chunk: 4 runs")
         #expect(before.entries.count == capacity)
         #expect(before.parts.map(\.count).reduce(0, +) == capacity)
-        for number in (capacity + 701)...(capacity + 2000) { tickets[number] = record(number % 50 + 1, in: journal, status: nil) }
+        for number in (capacity + 701)...(capacity + 2000) {
+            tickets[number] = record(number % 50 + 1, in: journal, status: nil)
+        }
         #expect(before.entries.map(\.path) == (701...(capacity + 700)).map { "/r\($0 % 50 + 1)" })
-        #expect(before.entries.map(headerValue) == (701...(capacity + 700)).map { String(repeating: "\(($0 % 50 + 1) % 10)", count: $0 % 50 + 1) })
+        #expect(
+            before.entries.map(headerValue)
+                == (701...(capacity + 700)).map { String(repeating: "\(($0 % 50 + 1) % 10)", count: $0 % 50 + 1) })
         #expect(journal.entries.map(\.path) == (2001...(capacity + 2000)).map { "/r\($0 % 50 + 1)" })
-        for number in [2001, 2001 + RequestJournal.chunkSize, capacity + 1999] { journal.complete(tickets[number]!, status: number) }
+        for number in [2001, 2001 + RequestJournal.chunkSize, capacity + 1999] {
+            journal.complete(tickets[number]!, status: number)
+        }
         let statuses = journal.entries.map(\.status)
         #expect(statuses[0] == 2001)
         #expect(statuses[RequestJournal.chunkSize] == 2001 + RequestJournal.chunkSize)
@@ -157,7 +168,9 @@ import Testing
 
     @Test func clearingASessionsPartKeepsTheOthersInOrderAndRecordsOn() {
         let journal = RequestJournal(capacity: RequestJournal.chunkSize + 10)
-        for number in 1...(RequestJournal.chunkSize + 30) { record(number % 9 + 1, in: journal, session: number % 3 == 0 ? "third" : nil, tag: number) }
+        for number in 1...(RequestJournal.chunkSize + 30) {
+            record(number % 9 + 1, in: journal, session: number % 3 == 0 ? "third" : nil, tag: number)
+        }
         let others = journal.entries.filter { $0.session == nil }.map(\.query)
         journal.clear(session: "third")
         #expect(journal.entries.map(\.query) == others)

@@ -7,7 +7,8 @@ import Testing
 @Suite struct ForwardDecisionTests {
     static let files = [
         "users/GET/configuration.json": #"{"body": "users"}"#,
-        "pages/GET/configuration.json": #"{"variants": [{"when": {"query": {"page": "1"}}, "responses": {"body": "page 1"}}]}"#,
+        "pages/GET/configuration.json":
+            #"{"variants": [{"when": {"query": {"page": "1"}}, "responses": {"body": "page 1"}}]}"#,
         "once/GET/configuration.json": #"{"responses": {"body": "once"}, "sequence": "once"}"#,
     ]
 
@@ -34,7 +35,9 @@ import Testing
         let decision = try Self.fixture().decide(method, target)
         let summary: String
         switch decision {
-        case .prebuilt(let answer): summary = "\(answer.statusCode) \(String(decoding: answer.response.content!.body.inlineBytes, as: UTF8.self))"
+        case .prebuilt(let answer):
+            summary =
+                "\(answer.statusCode) \(String(decoding: answer.response.content!.body.inlineBytes, as: UTF8.self))"
         case .generated(let made): summary = "\(made.statusCode)"
         case .admin(let made): summary = "admin \(made.statusCode)"
         default: summary = decision.summary
@@ -46,9 +49,12 @@ import Testing
         let fixture = try Self.fixture(cors: true)
         _ = fixture.decide("GET", "/once")
         #expect(fixture.decide("GET", "/once").statusCode == 410)
-        let preflight = fixture.decide("OPTIONS", "/users", headers: [
-            HTTPHeader(name: "Origin", value: "https://app.example"), HTTPHeader(name: "Access-Control-Request-Method", value: "GET"),
-        ])
+        let preflight = fixture.decide(
+            "OPTIONS", "/users",
+            headers: [
+                HTTPHeader(name: "Origin", value: "https://app.example"),
+                HTTPHeader(name: "Access-Control-Request-Method", value: "GET"),
+            ])
         #expect(preflight.statusCode == 204)
     }
 
@@ -63,37 +69,56 @@ import Testing
 
     @Test func explainSaysWhereAMissGoes() throws {
         let fixture = try Self.fixture()
-        let explanation = Explanation(explaining: Request(method: "GET", path: "/pages", rawQuery: "page=3"), in: fixture.service.tree, decider: fixture.decider)
-        #expect(explanation.text.contains("answer:   forwarded to https://api.example.com, as the tree has no answer: 404, no variant of GET /pages holds\n"))
-        #expect(explanation.text.contains("  1 when query page=1: fails: query \"page\" is \"3\", expected \"1\"\n"), "\(explanation.text)")
+        let explanation = Explanation(
+            explaining: Request(method: "GET", path: "/pages", rawQuery: "page=3"), in: fixture.service.tree,
+            decider: fixture.decider)
+        #expect(
+            explanation.text.contains(
+                "answer:   forwarded to https://api.example.com, as the tree has no answer: 404, no variant of GET /pages holds\n"
+            ))
+        #expect(
+            explanation.text.contains("  1 when query page=1: fails: query \"page\" is \"3\", expected \"1\"\n"),
+            "\(explanation.text)")
         #expect(!explanation.isAnswered && explanation.statusCode == nil)
     }
 
-    @Test(arguments: [
-        (AdminAccess.loopback, nil as String?, "127.0.0.1", [], 200),
-        (.loopback, nil, "192.0.2.7", [], 403),
-        (.loopback, nil, nil, [], 403),
-        (.any, nil, "192.0.2.7", [], 200),
-        (.loopback, "t", "127.0.0.1", [], 401),
-        (.loopback, "t", "192.0.2.7", ["Bearer t"], 200),
-        (.any, "t", "192.0.2.7", ["Bearer u"], 401),
-        (.loopback, "t", "127.0.0.1", ["bEaReR t"], 200),
-        (.loopback, "t", "127.0.0.1", ["Bearer t", "Bearer t"], 401),
-    ] as [(AdminAccess, String?, String?, [String], UInt32)])
-    func adminAccess(_ access: AdminAccess, _ token: String?, _ client: String?, _ authorization: [String], _ status: UInt32) throws {
+    @Test(
+        arguments: [
+            (AdminAccess.loopback, nil as String?, "127.0.0.1", [], 200),
+            (.loopback, nil, "192.0.2.7", [], 403),
+            (.loopback, nil, nil, [], 403),
+            (.any, nil, "192.0.2.7", [], 200),
+            (.loopback, "t", "127.0.0.1", [], 401),
+            (.loopback, "t", "192.0.2.7", ["Bearer t"], 200),
+            (.any, "t", "192.0.2.7", ["Bearer u"], 401),
+            (.loopback, "t", "127.0.0.1", ["bEaReR t"], 200),
+            (.loopback, "t", "127.0.0.1", ["Bearer t", "Bearer t"], 401),
+        ] as [(AdminAccess, String?, String?, [String], UInt32)])
+    func adminAccess(
+        _ access: AdminAccess, _ token: String?, _ client: String?, _ authorization: [String], _ status: UInt32
+    ) throws {
         var configuration = ServerConfiguration()
         configuration.adminAccess = access
         configuration.adminToken = token
         let fixture = try DeciderFixture(files: Self.files, configuration: configuration)
         let address = client.map { ClientAddress(text: $0, isLoopback: $0.hasPrefix("127.")) }
-        let decision = fixture.decide("GET", "/__espressomartini/health", headers: authorization.map { HTTPHeader(name: "Authorization", value: $0) }, client: address)
+        let decision = fixture.decide(
+            "GET", "/__espressomartini/health",
+            headers: authorization.map { HTTPHeader(name: "Authorization", value: $0) }, client: address)
         #expect(decision.statusCode == status, "\(decision.summary)")
     }
 
     @Test func theJournalShowsCredentialsAsRedactedWithAProxy() {
         let journal = RequestJournal(redactsCredentials: true)
-        let headers = ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Kept", "Cookies", "X-Authorization"].map { HTTPHeader(name: $0, value: "secret") }
-        journal.record(Request(method: "GET", path: "/", headers: RequestHeaders(headers)), answeredBy: .generated(.empty(204, globalHeaders: [])), body: [], bodySize: 0)
-        #expect(journal.entries.first?.headers.map(\.value) == ["REDACTED", "REDACTED", "REDACTED", "REDACTED", "secret", "secret", "secret"])
+        let headers = [
+            "Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Kept", "Cookies", "X-Authorization",
+        ].map { HTTPHeader(name: $0, value: "secret") }
+        journal.record(
+            Request(method: "GET", path: "/", headers: RequestHeaders(headers)),
+            answeredBy: .generated(.empty(204, globalHeaders: [])), body: [], bodySize: 0)
+        #expect(
+            journal.entries.first?.headers.map(\.value) == [
+                "REDACTED", "REDACTED", "REDACTED", "REDACTED", "secret", "secret", "secret",
+            ])
     }
 }

@@ -14,7 +14,8 @@ import Testing
 
     static func load(_ files: [String: String]) throws -> (tree: ExchangeTree?, diagnostics: [String]) {
         try withTemporaryFolder(FolderFixture(files: files)) { root in
-            let result = TreeLoader(parser: JanssonParser(), scriptChecker: StubChecker()).load(folder: root + "/exchanges")
+            let result = TreeLoader(parser: JanssonParser(), scriptChecker: StubChecker()).load(
+                folder: root + "/exchanges")
             return (result.tree, LoaderFixture.descriptions(result.diagnostics, root: root))
         }
     }
@@ -22,7 +23,10 @@ import Testing
     static let at = "$TMP/exchanges/a/GET/configuration.json"
 
     @Test func anInlineScriptIsRecordedWithItsPlace() throws {
-        let (tree, diagnostics) = try Self.load(["exchanges/a/GET/configuration.json": "{\n  \"javascript\": \"function response() {}\",\n  \"delay\": 0.5\n}"])
+        let (tree, diagnostics) = try Self.load([
+            "exchanges/a/GET/configuration.json":
+                "{\n  \"javascript\": \"function response() {}\",\n  \"delay\": 0.5\n}"
+        ])
         #expect(diagnostics == [])
         let response = try #require(tree?.exchanges.first?.responses.first)
         let script = try #require(response.script)
@@ -48,30 +52,78 @@ import Testing
         #expect(script.methodFolderRealPath.hasSuffix("/exchanges/a/GET"))
     }
 
-    @Test("mistakes are load errors at their place", arguments: [
-        (["exchanges/a/GET/configuration.json": "{\n  \"javascript\": \"bad\"\n}"],
-         [Self.at + ":2:17: error: the script in 'javascript': SyntaxError: bad"]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript_file": "a.js"}"#, "exchanges/a/GET/a.js": "\nbad"],
-         ["$TMP/exchanges/a/GET/a.js:2:5: error: SyntaxError: bad"]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript": "function response() {}", "headers": {"A": "b"}, "body": 1}"#], [
-            Self.at + ":1:42: error: 'headers' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it",
-            Self.at + ":1:65: error: 'body' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it",
-        ]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript": "function response() {}", "javascrpt_file": "x"}"#],
-         [Self.at + ":1:42: error: unknown key 'javascrpt_file' is ignored; did you mean 'javascript_file'?"]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript": 1}"#],
-         [Self.at + ":1:16: error: 'javascript' must be the script's source, a string defining function response(request, cache), found an integer"]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript": ""}"#],
-         [Self.at + ":1:16: error: 'javascript' must be the script's source, a string defining function response(request, cache), found a string"]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript_file": "/etc/a.js"}"#],
-         [Self.at + ":1:21: error: 'javascript_file' '/etc/a.js' must be relative to the method folder, not absolute"]),
-        (["exchanges/a/GET/configuration.json": #"{"javascript_file": "../../../outside.js"}"#, "outside.js": "function response() {}"],
-         [Self.at + ":1:21: error: 'javascript_file' '../../../outside.js' resolves outside the requests folder; keep response files inside it"]),
-        (["exchanges/a/GET/configuration.json": #"[{"javascript": "bad"}, {"variants": 1}]"#], [
-            Self.at + ":1:17: error: the script in 'javascript': SyntaxError: bad",
-            Self.at + ":1:26: warning: unknown key 'variants' is ignored",
-        ]),
-    ] as [([String: String], [String])])
+    @Test(
+        "mistakes are load errors at their place",
+        arguments: [
+            (
+                ["exchanges/a/GET/configuration.json": "{\n  \"javascript\": \"bad\"\n}"],
+                [Self.at + ":2:17: error: the script in 'javascript': SyntaxError: bad"]
+            ),
+            (
+                [
+                    "exchanges/a/GET/configuration.json": #"{"javascript_file": "a.js"}"#,
+                    "exchanges/a/GET/a.js": "\nbad",
+                ],
+                ["$TMP/exchanges/a/GET/a.js:2:5: error: SyntaxError: bad"]
+            ),
+            (
+                [
+                    "exchanges/a/GET/configuration.json":
+                        #"{"javascript": "function response() {}", "headers": {"A": "b"}, "body": 1}"#
+                ],
+                [
+                    Self.at
+                        + ":1:42: error: 'headers' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it",
+                    Self.at
+                        + ":1:65: error: 'body' cannot stand beside 'javascript': the script's Response gives status, headers and body; only 'delay', 'bandwidth' and 'network' may stand beside it",
+                ]
+            ),
+            (
+                [
+                    "exchanges/a/GET/configuration.json":
+                        #"{"javascript": "function response() {}", "javascrpt_file": "x"}"#
+                ],
+                [Self.at + ":1:42: error: unknown key 'javascrpt_file' is ignored; did you mean 'javascript_file'?"]
+            ),
+            (
+                ["exchanges/a/GET/configuration.json": #"{"javascript": 1}"#],
+                [
+                    Self.at
+                        + ":1:16: error: 'javascript' must be the script's source, a string defining function response(request, cache), found an integer"
+                ]
+            ),
+            (
+                ["exchanges/a/GET/configuration.json": #"{"javascript": ""}"#],
+                [
+                    Self.at
+                        + ":1:16: error: 'javascript' must be the script's source, a string defining function response(request, cache), found a string"
+                ]
+            ),
+            (
+                ["exchanges/a/GET/configuration.json": #"{"javascript_file": "/etc/a.js"}"#],
+                [
+                    Self.at
+                        + ":1:21: error: 'javascript_file' '/etc/a.js' must be relative to the method folder, not absolute"
+                ]
+            ),
+            (
+                [
+                    "exchanges/a/GET/configuration.json": #"{"javascript_file": "../../../outside.js"}"#,
+                    "outside.js": "function response() {}",
+                ],
+                [
+                    Self.at
+                        + ":1:21: error: 'javascript_file' '../../../outside.js' resolves outside the requests folder; keep response files inside it"
+                ]
+            ),
+            (
+                ["exchanges/a/GET/configuration.json": #"[{"javascript": "bad"}, {"variants": 1}]"#],
+                [
+                    Self.at + ":1:17: error: the script in 'javascript': SyntaxError: bad",
+                    Self.at + ":1:26: warning: unknown key 'variants' is ignored",
+                ]
+            ),
+        ] as [([String: String], [String])])
     func mistakes(_ files: [String: String], _ expected: [String]) throws {
         let (tree, diagnostics) = try Self.load(files)
         #expect(diagnostics == expected)
@@ -80,7 +132,8 @@ import Testing
 
     @Test func aVariantCanAnswerWithAScript() throws {
         let (tree, diagnostics) = try Self.load([
-            "exchanges/a/GET/configuration.json": #"{"variants": [{"when": {"query": {"a": "1"}}, "responses": {"javascript": "function response() {}"}}, {"responses": {}}]}"#,
+            "exchanges/a/GET/configuration.json":
+                #"{"variants": [{"when": {"query": {"a": "1"}}, "responses": {"javascript": "function response() {}"}}, {"responses": {}}]}"#
         ])
         #expect(diagnostics == [])
         #expect(tree?.exchanges.first?.responses.map { $0.script != nil } == [true, false])

@@ -9,9 +9,13 @@ import Testing
 /// else on a script thread; stopped by JavaScriptCore's time-limit callback for its time or its memory,
 /// which says why; the request read lazily.
 @Suite struct ScriptRunTests {
-    static func request(_ method: String = "GET", _ path: String = "/a", query: String = "", headers: [(String, String)] = [], body: String? = nil) -> Request {
+    static func request(
+        _ method: String = "GET", _ path: String = "/a", query: String = "", headers: [(String, String)] = [],
+        body: String? = nil
+    ) -> Request {
         Request(
-            method: method, path: path, rawQuery: query, headers: RequestHeaders(headers.map { HTTPHeader(name: $0.0, value: $0.1) }),
+            method: method, path: path, rawQuery: query,
+            headers: RequestHeaders(headers.map { HTTPHeader(name: $0.0, value: $0.1) }),
             body: body.map { Array($0.utf8) }
         )
     }
@@ -20,8 +24,10 @@ import Testing
     func quickOnThisThread() {
         let runner = EngineFixture.runner()
         let (answer, onThisThread) = EngineFixture.answer(
-            EngineFixture.job(EngineFixture.script("function response(request) { return Response.ok(Body.json({id: request.pathParameters.id})); }"),
-                              request: Self.request("GET", "/users/42"), route: "/users/{id}"),
+            EngineFixture.job(
+                EngineFixture.script(
+                    "function response(request) { return Response.ok(Body.json({id: request.pathParameters.id})); }"),
+                request: Self.request("GET", "/users/42"), route: "/users/{id}"),
             by: runner
         )
         #expect(answer.statusCode == 200)
@@ -29,17 +35,23 @@ import Testing
         #expect(onThisThread)
     }
 
-    @Test("an endless script is stopped at the calling thread's budget with no effect, then by its timeout on a script thread")
+    @Test(
+        "an endless script is stopped at the calling thread's budget with no effect, then by its timeout on a script thread"
+    )
     func endlessRunsAgainOnAScriptThread() {
         let runner = EngineFixture.runner(timeout: 0.3)
         let cache = PanRequestCache()
-        let job = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.seen = (cache.seen ?? 0) + 1; while (true) {} }"), cache: cache)
+        let job = EngineFixture.job(
+            EngineFixture.script(
+                "function response(request, cache) { cache.seen = (cache.seen ?? 0) + 1; while (true) {} }"),
+            cache: cache)
         #expect(runner.answerOnThisThread(job) == nil, "past the budget, the call is given up here")
         #expect(cache.snapshot == .object([]), "a call given up changes nothing")
         let started = ContinuousClock.now
         let (answer, onThisThread) = EngineFixture.answer(job, by: runner)
         #expect(answer.statusCode == 500)
-        #expect(answer.text.contains("the script ran longer than script_timeout (0.3 s) and was stopped"), "\(answer.text)")
+        #expect(
+            answer.text.contains("the script ran longer than script_timeout (0.3 s) and was stopped"), "\(answer.text)")
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(!onThisThread, "after running past the budget twice, the script runs on script threads")
         #expect(cache.snapshot == .object([]), "a call stopped by its timeout publishes nothing")
@@ -48,11 +60,17 @@ import Testing
     @Test("a call that grows the server's memory past script_memory is stopped and answered 500; the next call runs")
     func memoryLimit() {
         let runner = EngineFixture.runner(timeout: 5, memoryMiB: 32)
-        let job = EngineFixture.job(EngineFixture.script("function response() { const all = []; while (true) all.push(new Array(100000).fill(1.5)); }"))
+        let job = EngineFixture.job(
+            EngineFixture.script(
+                "function response() { const all = []; while (true) all.push(new Array(100000).fill(1.5)); }"))
         let (answer, _) = EngineFixture.answer(job, by: runner)
         #expect(answer.statusCode == 500)
-        #expect(answer.text == #"{"error":"the script used more memory than script_memory (32 MiB) allows and was stopped","route":"/a","line":null}"#)
-        let (next, _) = EngineFixture.answer(EngineFixture.job(EngineFixture.script("function response() { return Response.ok('fine'); }")), by: runner)
+        #expect(
+            answer.text
+                == #"{"error":"the script used more memory than script_memory (32 MiB) allows and was stopped","route":"/a","line":null}"#
+        )
+        let (next, _) = EngineFixture.answer(
+            EngineFixture.job(EngineFixture.script("function response() { return Response.ok('fine'); }")), by: runner)
         #expect(next.text == "fine")
     }
 
@@ -61,7 +79,9 @@ import Testing
     @Test("a call running while another runs away is stopped by its own timeout, not for the other's memory")
     func anotherCallsRunaway() {
         let runaway = EngineFixture.runner(timeout: 5), looping = EngineFixture.runner(timeout: 0.6)
-        let allocating = EngineFixture.job(EngineFixture.script("function response() { const all = []; while (true) all.push(new Array(1000000).fill(1.5)); }"))
+        let allocating = EngineFixture.job(
+            EngineFixture.script(
+                "function response() { const all = []; while (true) all.push(new Array(1000000).fill(1.5)); }"))
         let endless = EngineFixture.job(EngineFixture.script("function response() { let n = 0; while (true) n++; }"))
         let done = DispatchSemaphore(value: 0)
         let answers = Locked<[String: String]>([:])
@@ -87,8 +107,14 @@ import Testing
     func timeoutIsTheCallbacksWord() {
         let cache = PanRequestCache()
         let holder = EngineFixture.runner(timeout: 5), waiter = EngineFixture.runner(timeout: 0.3)
-        let holding = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.held = 1; const end = Date.now() + 800; while (Date.now() < end) {} return Response.ok('held'); }"), cache: cache)
-        let waiting = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.waited = 1; throw new Error('JavaScript execution terminated.'); }"), cache: cache)
+        let holding = EngineFixture.job(
+            EngineFixture.script(
+                "function response(request, cache) { cache.held = 1; const end = Date.now() + 800; while (Date.now() < end) {} return Response.ok('held'); }"
+            ), cache: cache)
+        let waiting = EngineFixture.job(
+            EngineFixture.script(
+                "function response(request, cache) { cache.waited = 1; throw new Error('JavaScript execution terminated.'); }"
+            ), cache: cache)
         let held = DispatchSemaphore(value: 0)
         holder.run(holding) { _ in held.signal() }
         Thread.sleep(forTimeInterval: 0.1)
@@ -102,18 +128,28 @@ import Testing
         #expect(done.wait(timeout: .now() + 20) == .success)
         let text = answer.withLock { $0?.text } ?? ""
         #expect(text.hasPrefix(#"{"error":"Error: JavaScript execution terminated.","#), "\(text)")
-        #expect(cache.snapshot == .object([JSONMember(key: "held", value: .integer(1)), JSONMember(key: "waited", value: .integer(1))]),
-                "a call that throws keeps its changes, as in Voodoo; only one the server stops loses them")
+        #expect(
+            cache.snapshot
+                == .object([JSONMember(key: "held", value: .integer(1)), JSONMember(key: "waited", value: .integer(1))]),
+            "a call that throws keeps its changes, as in Voodoo; only one the server stops loses them")
     }
 
     @Test("a call on the calling thread does not wait for the cache behind a script thread's call: it runs again there")
     func cacheHeldByAScriptThread() throws {
         let cache = PanRequestCache()
         let holding = DispatchSemaphore(value: 0)
-        let holder = EngineFixture.runner(timeout: 5, logger: Logger(label: "holder") { _ in SignallingLogHandler(semaphore: holding, text: "holding") })
+        let holder = EngineFixture.runner(
+            timeout: 5,
+            logger: Logger(label: "holder") { _ in SignallingLogHandler(semaphore: holding, text: "holding") })
         let runner = EngineFixture.runner()
-        let holdingJob = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = 1; console.log('holding'); const end = Date.now() + 500; while (Date.now() < end) {} return Response.ok(); }"), cache: cache)
-        let counting = EngineFixture.job(EngineFixture.script("function response(request, cache) { cache.n = (cache.n ?? 0) + 1; return Response.ok(String(cache.n)); }"), cache: cache)
+        let holdingJob = EngineFixture.job(
+            EngineFixture.script(
+                "function response(request, cache) { cache.n = 1; console.log('holding'); const end = Date.now() + 500; while (Date.now() < end) {} return Response.ok(); }"
+            ), cache: cache)
+        let counting = EngineFixture.job(
+            EngineFixture.script(
+                "function response(request, cache) { cache.n = (cache.n ?? 0) + 1; return Response.ok(String(cache.n)); }"
+            ), cache: cache)
         let held = DispatchSemaphore(value: 0)
         holder.run(holdingJob) { _ in held.signal() }
         try #require(holding.wait(timeout: .now() + 20) == .success, "the holder took the cache")
@@ -139,18 +175,29 @@ import Testing
             }
             """
         let request = Self.request(
-            "POST", "/users/42", query: "t=1&t=2&q=caf%C3%A9+x", headers: [("X-Tag", "a"), ("x-tag", "b"), ("Content-Type", "application/json; charset=utf-8")],
+            "POST", "/users/42", query: "t=1&t=2&q=caf%C3%A9+x",
+            headers: [("X-Tag", "a"), ("x-tag", "b"), ("Content-Type", "application/json; charset=utf-8")],
             body: #"{"query": "query Q { a }", "operationName": "Q", "é": 1}"#
         )
-        let (answer, _) = EngineFixture.answer(EngineFixture.job(EngineFixture.script(source), request: request, route: "/users/{id}", call: 7), by: runner)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any], "\(answer.text)")
-        let names = ["method", "headers", "path", "query", "body", "pathComponents", "pathParameters", "queryParameters", "bodyJSON", "bodyYAML",
-                     "formParameters", "graphQLRequest", "call"]
+        let (answer, _) = EngineFixture.answer(
+            EngineFixture.job(EngineFixture.script(source), request: request, route: "/users/{id}", call: 7), by: runner
+        )
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any], "\(answer.text)")
+        let names = [
+            "method", "headers", "path", "query", "body", "pathComponents", "pathParameters", "queryParameters",
+            "bodyJSON", "bodyYAML",
+            "formParameters", "graphQLRequest", "call",
+        ]
         #expect(object["keys"] as? [String] == names)
-        #expect(object["copied"] as? Int == names.count && object["assigned"] as? Int == names.count && object["entries"] as? Int == names.count)
+        #expect(
+            object["copied"] as? Int == names.count && object["assigned"] as? Int == names.count
+                && object["entries"] as? Int == names.count)
         #expect(object["has"] as? Bool == true && object["again"] as? Bool == true)
         let whole = try #require(object["whole"] as? [String: Any])
-        #expect(whole["method"] as? String == "POST" && whole["path"] as? String == "/users/42" && whole["query"] as? String == "t=1&t=2&q=caf%C3%A9+x")
+        #expect(
+            whole["method"] as? String == "POST" && whole["path"] as? String == "/users/42"
+                && whole["query"] as? String == "t=1&t=2&q=caf%C3%A9+x")
         #expect((whole["headers"] as? [String: Any])?["x-tag"] as? [String] == ["a", "b"])
         #expect(whole["pathComponents"] as? [String] == ["/", "users", "42"])
         #expect(whole["pathParameters"] as? [String: String] == ["id": "42"])
@@ -164,7 +211,8 @@ import Testing
     @Test("a request kept past its call reads nothing of a later call's request")
     func requestKeptPastItsCall() {
         let runner = EngineFixture.runner()
-        let script = EngineFixture.script("""
+        let script = EngineFixture.script(
+            """
             let kept;
             function response(request) {
                 if (kept === undefined) { kept = request; return Response.ok(request.path); }
@@ -174,7 +222,11 @@ import Testing
         let firstJob = EngineFixture.job(script, request: Self.request("GET", "/a"))
         let (first, _) = EngineFixture.answer(firstJob, by: runner)
         #expect(first.text == "/a")
-        let (second, _) = EngineFixture.answer(EngineFixture.job(script, request: Self.request("DELETE", "/a"), sameTree: firstJob), by: runner)
-        #expect(second.text == "request.method can be read only while its own call runs; keep what a later call needs in cache | /a")
+        let (second, _) = EngineFixture.answer(
+            EngineFixture.job(script, request: Self.request("DELETE", "/a"), sameTree: firstJob), by: runner)
+        #expect(
+            second.text
+                == "request.method can be read only while its own call runs; keep what a later call needs in cache | /a"
+        )
     }
 }

@@ -10,17 +10,19 @@ import Testing
 
     @Test func healthCountsTheExchanges() throws {
         let fixture = try DeciderFixture(files: Self.tree)
-        #expect(fixture.decide("GET", "/__espressomartini/health").summary == #"admin 200 {"status":"ok","exchanges":2}"#)
+        #expect(
+            fixture.decide("GET", "/__espressomartini/health").summary == #"admin 200 {"status":"ok","exchanges":2}"#)
     }
 
     @Test func exchangesShowLiveCallCounts() throws {
         let fixture = try DeciderFixture(files: Self.tree)
         _ = fixture.decide("GET", "/users/1")
         _ = fixture.decide("GET", "/users/2")
-        #expect(fixture.decide("GET", "/__espressomartini/exchanges").summary == """
-            admin 200 [{"method":"GET","route":"/ping","folder":"ping/GET","responses":1,"calls":0},\
-            {"method":"GET","route":"/users/{id}","folder":"users/{id}/GET","responses":2,"calls":2}]
-            """)
+        #expect(
+            fixture.decide("GET", "/__espressomartini/exchanges").summary == """
+                admin 200 [{"method":"GET","route":"/ping","folder":"ping/GET","responses":1,"calls":0},\
+                {"method":"GET","route":"/users/{id}","folder":"users/{id}/GET","responses":2,"calls":2}]
+                """)
     }
 
     @Test func resetOneExchangeByAnEquivalentRouteSpelling() throws {
@@ -33,10 +35,19 @@ import Testing
     }
 
     @Test(arguments: [
-        ("POST", "/__espressomartini/reset?method=GET", #"admin 400 {"error":"give both 'method' and 'route' to reset one exchange, or neither to reset all"}"#),
-        ("POST", "/__espressomartini/reset?method=GET&route=/nowhere", #"admin 404 {"error":"no exchange GET /nowhere to reset"}"#),
+        (
+            "POST", "/__espressomartini/reset?method=GET",
+            #"admin 400 {"error":"give both 'method' and 'route' to reset one exchange, or neither to reset all"}"#
+        ),
+        (
+            "POST", "/__espressomartini/reset?method=GET&route=/nowhere",
+            #"admin 404 {"error":"no exchange GET /nowhere to reset"}"#
+        ),
         ("GET", "/__espressomartini/reset", #"admin 405 {"error":"use POST for /__espressomartini/reset"}"#),
-        ("GET", "/__espressomartini/nothing", #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#),
+        (
+            "GET", "/__espressomartini/nothing",
+            #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#
+        ),
         ("POST", "/__espressomartini/reset", "admin 204 "),
     ])
     func answers(_ method: String, _ target: String, _ expected: String) throws {
@@ -67,14 +78,19 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.admin = false
         let fixture = try DeciderFixture(files: Self.tree, configuration: configuration)
-        #expect(fixture.decide("GET", "/__espressomartini/health").summary == #"404 {"error":"no exchange for GET /__espressomartini/health","closest":[]}"#)
+        #expect(
+            fixture.decide("GET", "/__espressomartini/health").summary
+                == #"404 {"error":"no exchange for GET /__espressomartini/health","closest":[]}"#)
     }
 
     @Test func theJournalRecordsWhatTheDecisionSays() throws {
         let fixture = try DeciderFixture(files: Self.tree)
-        let request = Request(method: "GET", path: "/users/9", rawQuery: "a=1", headers: RequestHeaders([
-            HTTPHeader(name: "Accept", value: "*/*"), HTTPHeader(name: "X-Tag", value: "a"), HTTPHeader(name: "X-Tag", value: "b"),
-        ]))
+        let request = Request(
+            method: "GET", path: "/users/9", rawQuery: "a=1",
+            headers: RequestHeaders([
+                HTTPHeader(name: "Accept", value: "*/*"), HTTPHeader(name: "X-Tag", value: "a"),
+                HTTPHeader(name: "X-Tag", value: "b"),
+            ]))
         let decision = fixture.decider.decide(request, tree: fixture.service.tree)
         fixture.journal.record(request, answeredBy: decision, body: Array("hi".utf8), bodySize: 2)
         let entry = try #require(fixture.journal.entries.first)

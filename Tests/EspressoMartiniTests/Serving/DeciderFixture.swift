@@ -10,20 +10,30 @@ struct DeciderFixture {
     let decider: Decider
 
     /// `files` are relative to the requests folder (`users/{id}/GET/configuration.json`); `folders` too.
-    init(files: [String: String] = [:], folders: [String] = [], configuration: ServerConfiguration = ServerConfiguration()) throws {
+    init(
+        files: [String: String] = [:], folders: [String] = [],
+        configuration: ServerConfiguration = ServerConfiguration()
+    ) throws {
         let fixture = FolderFixture(
-            files: Dictionary(uniqueKeysWithValues: files.map { ("exchanges/" + $0.key, $0.value) }), folders: folders.map { "exchanges/" + $0 }
+            files: Dictionary(uniqueKeysWithValues: files.map { ("exchanges/" + $0.key, $0.value) }),
+            folders: folders.map { "exchanges/" + $0 }
         )
         // The tree keeps no file open: inline bodies only, so the folder may go once loaded.
         let (tree, diagnostics, _) = try LoaderFixture.load(fixture)
-        guard let tree else { throw FixtureError(description: diagnostics.all.map(\.description).joined(separator: "\n")) }
+        guard let tree else {
+            throw FixtureError(description: diagnostics.all.map(\.description).joined(separator: "\n"))
+        }
         var configuration = configuration
         configuration.requestsFolder = "/nonexistent"
         journal = RequestJournal(capacity: configuration.journalSize)
-        service = TreeService(tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()), logger: Logger(label: "test"))
+        service = TreeService(
+            tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()),
+            logger: Logger(label: "test"))
         decider = Decider(
-            configuration: configuration, admin: configuration.admin ? AdminAPI(service: service, journal: journal) : nil,
-            parser: JanssonParser(), templates: TemplateEnvironment(cache: service.cache, mockServer: "http://127.0.0.1:8080")
+            configuration: configuration,
+            admin: configuration.admin ? AdminAPI(service: service, journal: journal) : nil,
+            parser: JanssonParser(),
+            templates: TemplateEnvironment(cache: service.cache, mockServer: "http://127.0.0.1:8080")
         )
     }
 
@@ -42,12 +52,15 @@ struct DeciderFixture {
     ) -> Decision {
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
         let bytes = body.map { Array($0.utf8) }
-        var request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: bytes)
+        var request = Request(
+            method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: bytes)
         request.session = session.map { service.sessions.session(named: $0) }
         request.client = client
         let decision = decider.decide(request, tree: service.tree)
         if !decision.isAdmin {
-            journal.record(request, answeredBy: decision, body: Array((bytes ?? []).prefix(JournalEntry.bodyLimit)), bodySize: bytes?.count ?? 0)
+            journal.record(
+                request, answeredBy: decision, body: Array((bytes ?? []).prefix(JournalEntry.bodyLimit)),
+                bodySize: bytes?.count ?? 0)
         }
         return decision
     }
@@ -61,15 +74,20 @@ extension Decision {
     /// `status route position` for an exchange's answer (`200 GET /users/{id} 0`), `status body` for bytes.
     var summary: String {
         switch self {
-        case .prebuilt(let answer): "\(answer.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
-        case .rendered(let answer, let made): "\(made.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
-        case .fault(let fault, let answer): "fault \(fault.rawValue) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
-        case .script(let job): "script \(job.answer.exchange.method.name) \(job.answer.exchange.route) \(job.answer.position)"
+        case .prebuilt(let answer):
+            "\(answer.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
+        case .rendered(let answer, let made):
+            "\(made.statusCode) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
+        case .fault(let fault, let answer):
+            "fault \(fault.rawValue) \(answer.exchange.method.name) \(answer.exchange.route) \(answer.position)"
+        case .script(let job):
+            "script \(job.answer.exchange.method.name) \(job.answer.exchange.route) \(job.answer.position)"
         case .generated(let made): "\(made.statusCode) \(String(decoding: made.body, as: UTF8.self))"
         case .admin(let made): "admin \(made.statusCode) \(String(decoding: made.body, as: UTF8.self))"
         case .unavailable(let answer): "503 \(answer.exchange.route)"
         case .unreadable(let path, _): "500 \(path)"
-        case .stream(let stream): "stream \(stream.answer.statusCode) \(stream.answer.exchange.method.name) \(stream.answer.exchange.route) \(stream.answer.position)"
+        case .stream(let stream):
+            "stream \(stream.answer.statusCode) \(stream.answer.exchange.method.name) \(stream.answer.exchange.route) \(stream.answer.position)"
         case .throttled(let rate, let decision): "at \(rate) B/s: \(decision.summary)"
         case .delayed(let seconds, let decision): "after \(seconds) s: \(decision.summary)"
         case .forward(let job): "forward to \(job.target)\(job.records ? ", recorded" : "")"
@@ -79,7 +97,8 @@ extension Decision {
     var headers: [HTTPHeader] {
         switch self {
         case .generated(let made), .admin(let made), .rendered(_, let made): made.headers
-        case .prebuilt(let answer), .fault(_, let answer): answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
+        case .prebuilt(let answer), .fault(_, let answer):
+            answer.response.content!.effectiveHeaders(global: answer.tree.globalHeaders)
         case .script, .unavailable, .unreadable, .forward: []
         case .stream(let stream): stream.headers
         case .throttled(_, let decision), .delayed(_, let decision): decision.headers

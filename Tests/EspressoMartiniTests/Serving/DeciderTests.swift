@@ -22,7 +22,10 @@ import Testing
         ("GET", "/files/a/b/c.txt", "200 GET /files/** 0"),
         ("GET", "//users//me/", "200 GET /users/me 0"),
         ("GET", "/nowhere", #"404 {"error":"no exchange for GET /nowhere","closest":[]}"#),
-        ("GET", "/user/me", #"404 {"error":"no exchange for GET /user/me","closest":["GET /users/me","GET /users/{id}","DELETE /users/:userId"]}"#),
+        (
+            "GET", "/user/me",
+            #"404 {"error":"no exchange for GET /user/me","closest":["GET /users/me","GET /users/{id}","DELETE /users/:userId"]}"#
+        ),
         ("GET", "/file/a.txt", #"404 {"error":"no exchange for GET /file/a.txt","closest":["GET /files/**"]}"#),
         ("PUT", "/users/42", #"405 {"error":"no PUT exchange for /users/42; allowed: GET, HEAD, DELETE"}"#),
         ("BREW", "/plain", #"405 {"error":"no BREW exchange for /plain; allowed: POST"}"#),
@@ -45,7 +48,8 @@ import Testing
 
     @Test func aMethodNotAllowedNamesTheAllowedOnesInAnAllowHeader() throws {
         let fixture = try DeciderFixture(files: Self.tree)
-        #expect(fixture.decide("POST", "/users/1").headers.contains(HTTPHeader(name: "Allow", value: "GET, HEAD, DELETE")))
+        #expect(
+            fixture.decide("POST", "/users/1").headers.contains(HTTPHeader(name: "Allow", value: "GET, HEAD, DELETE")))
     }
 
     @Test func theGlobalDelayAppliesWhereAResponseHasNone() throws {
@@ -65,22 +69,29 @@ import Testing
         }
         #expect(waits.allSatisfy { (0.2...0.4).contains($0) })
         #expect(Set(waits).count > 300, "fresh draws, not one")
-        #expect(waits.filter { $0 < 0.3 }.count > 120 && waits.filter { $0 >= 0.3 }.count > 120, "spread over the range")
+        #expect(
+            waits.filter { $0 < 0.3 }.count > 120 && waits.filter { $0 >= 0.3 }.count > 120, "spread over the range")
         #expect(fixture.decide("GET", "/even").summary == "after 0.3 s: 200 GET /even 0")
     }
 
     @Test func globalHeadersComeBelowTheAnswersOwn() throws {
         var configuration = ServerConfiguration()
-        configuration.headers = [HTTPHeader(name: "X-Mock", value: "yes"), HTTPHeader(name: "Content-Type", value: "text/x-global")]
+        configuration.headers = [
+            HTTPHeader(name: "X-Mock", value: "yes"), HTTPHeader(name: "Content-Type", value: "text/x-global"),
+        ]
         let fixture = try DeciderFixture(files: Self.tree, configuration: configuration)
-        #expect(fixture.decide("GET", "/nowhere").headers == [
-            HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Mock", value: "yes"),
-        ])
+        #expect(
+            fixture.decide("GET", "/nowhere").headers == [
+                HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Mock", value: "yes"),
+            ])
     }
 
     @Test(arguments: [
         ("/users/{id}", "/users/42", [PathParameter(name: "id", value: "42")]),
-        ("/users/:userId/posts/{post}", "/users/ada/posts/7", [PathParameter(name: "userId", value: "ada"), PathParameter(name: "post", value: "7")]),
+        (
+            "/users/:userId/posts/{post}", "/users/ada/posts/7",
+            [PathParameter(name: "userId", value: "ada"), PathParameter(name: "post", value: "7")]
+        ),
         ("/users/*/posts/{post}", "/users/ada/posts/a b", [PathParameter(name: "post", value: "a b")]),
         ("/files/**", "/files/a/b", []),
         ("/users/me", "/users/me", []),

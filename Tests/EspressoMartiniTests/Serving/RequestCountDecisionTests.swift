@@ -35,7 +35,10 @@ import Testing
         (#"{"method": "POST"}"#, #"{"count":3,"complete":true}"#),
         (#"{"method": "post", "when": {"json": {"/tier": "gold"}}}"#, #"{"count":2,"complete":true}"#),
         (#"{"path": "/api/v1/orders/{id}"}"#, #"{"count":2,"complete":true}"#),
-        (#"{"path": "/api/v1/orders/{id}", "when": {"path": {"id": {"prefix": "A-"}}, "query": {"expand": "items"}}}"#, #"{"count":1,"complete":true}"#),
+        (
+            #"{"path": "/api/v1/orders/{id}", "when": {"path": {"id": {"prefix": "A-"}}, "query": {"expand": "items"}}}"#,
+            #"{"count":1,"complete":true}"#
+        ),
         (#"{"path": "/api/**"}"#, #"{"count":6,"complete":true}"#),
         (#"{"path": "/api/v1/product/*"}"#, #"{"count":1,"complete":true}"#),
         (#"{"status": 201}"#, #"{"count":3,"complete":true}"#),
@@ -49,7 +52,9 @@ import Testing
 
     @Test func aSessionCountsItsOwnRequests() throws {
         let fixture = try Self.fixture()
-        #expect(Self.count(fixture, #"{"method": "POST"}"#, query: "?session=run-1") == #"admin 200 {"count":1,"complete":true}"#)
+        #expect(
+            Self.count(fixture, #"{"method": "POST"}"#, query: "?session=run-1")
+                == #"admin 200 {"count":1,"complete":true}"#)
         #expect(Self.count(fixture, "", query: "?session=run-2") == #"admin 200 {"count":0,"complete":true}"#)
     }
 
@@ -72,13 +77,17 @@ import Testing
 
     @Test func findListsTheEntriesAsTheJournalDoes() throws {
         let fixture = try Self.fixture()
-        guard case .admin(let answer) = fixture.decide("POST", "/__espressomartini/requests/find", body: #"{"when": {"json": {"/tier": "gold"}}}"#) else {
+        guard
+            case .admin(let answer) = fixture.decide(
+                "POST", "/__espressomartini/requests/find", body: #"{"when": {"json": {"/tier": "gold"}}}"#)
+        else {
             Issue.record("not an admin answer")
             return
         }
         let text = String(decoding: answer.body, as: UTF8.self)
         #expect(answer.statusCode == 200)
-        let expected = fixture.journal.entries.filter { String(decoding: $0.body, as: UTF8.self).contains("gold") }.map(\.json)
+        let expected = fixture.journal.entries.filter { String(decoding: $0.body, as: UTF8.self).contains("gold") }.map(
+            \.json)
         #expect(text == JSONValue.array(expected).compactText)
         #expect(expected.count == 2)
     }
@@ -89,7 +98,10 @@ import Testing
             let summary = fixture.decide("GET", target).summary
             #expect(summary.hasPrefix(#"admin 200 [{"time":"#))
             #expect(summary.contains(#""path":"/api/v1/product/7""#))
-            #expect(summary.hasSuffix(#""status":404,"session":null,"proxied":false,"closest":["GET /api/v1/products/{id}","GET /api/v1/orders/{id}"]}]"#))
+            #expect(
+                summary.hasSuffix(
+                    #""status":404,"session":null,"proxied":false,"closest":["GET /api/v1/products/{id}","GET /api/v1/orders/{id}"]}]"#
+                ))
         }
         let found = fixture.decide("POST", "/__espressomartini/requests/find", body: #"{"unmatched": true}"#).summary
         #expect(found == fixture.decide("GET", "/__espressomartini/requests?unmatched=true").summary)
@@ -108,7 +120,8 @@ import Testing
     func theListingFiltersByItsQuery(_ query: String, _ expected: Int) throws {
         let fixture = try Self.fixture()
         guard case .admin(let answer) = fixture.decide("GET", "/__espressomartini/requests" + query),
-              case .success(.array(let entries)) = JanssonParser().parse(answer.body) else {
+            case .success(.array(let entries)) = JanssonParser().parse(answer.body)
+        else {
             Issue.record("no JSON array for \(query)")
             return
         }
@@ -116,22 +129,50 @@ import Testing
     }
 
     @Test(arguments: [
-        ("POST", "/__espressomartini/requests/count", #"{"methd": "GET"}"#, #"admin 400 {"error":"request body:1:2: error: unknown key 'methd'; the body takes 'method', 'path', 'status', 'unmatched' and 'when'; did you mean 'method'?","errors":["request body:1:2: error: unknown key 'methd'; the body takes 'method', 'path', 'status', 'unmatched' and 'when'; did you mean 'method'?"]}"#),
-        ("POST", "/__espressomartini/requests/find", #"{"when": {"json": {"/a": {"regex": "("}}}}"#, #"admin 400 {"error":"request body:1:36: error: 'regex' \"(\" does not compile: expected ')'","errors":["request body:1:36: error: 'regex' \"(\" does not compile: expected ')'"]}"#),
-        ("POST", "/__espressomartini/requests/count?method=GET", "{}", #"admin 400 {"error":"give 'method' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"}"#),
-        ("GET", "/__espressomartini/requests/count", "", #"admin 405 {"error":"use POST for /__espressomartini/requests/count"}"#),
-        ("GET", "/__espressomartini/requests?stauts=404", "", #"admin 400 {"error":"unknown filter 'stauts'; requests takes 'method', 'path', 'status', 'unmatched' and 'session'; did you mean 'status'?; conditions on headers, query or body go in the body of POST requests/find"}"#),
-        ("DELETE", "/__espressomartini/requests?method=GET", "", #"admin 400 {"error":"DELETE requests empties the journal, or one session's part with 'session'; it takes no 'method'"}"#),
-        ("POST", "/__espressomartini/requests/other", "", #"admin 404 {"error":"no admin endpoint /__espressomartini/requests/other; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#),
+        (
+            "POST", "/__espressomartini/requests/count", #"{"methd": "GET"}"#,
+            #"admin 400 {"error":"request body:1:2: error: unknown key 'methd'; the body takes 'method', 'path', 'status', 'unmatched' and 'when'; did you mean 'method'?","errors":["request body:1:2: error: unknown key 'methd'; the body takes 'method', 'path', 'status', 'unmatched' and 'when'; did you mean 'method'?"]}"#
+        ),
+        (
+            "POST", "/__espressomartini/requests/find", #"{"when": {"json": {"/a": {"regex": "("}}}}"#,
+            #"admin 400 {"error":"request body:1:36: error: 'regex' \"(\" does not compile: expected ')'","errors":["request body:1:36: error: 'regex' \"(\" does not compile: expected ')'"]}"#
+        ),
+        (
+            "POST", "/__espressomartini/requests/count?method=GET", "{}",
+            #"admin 400 {"error":"give 'method' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"}"#
+        ),
+        (
+            "GET", "/__espressomartini/requests/count", "",
+            #"admin 405 {"error":"use POST for /__espressomartini/requests/count"}"#
+        ),
+        (
+            "GET", "/__espressomartini/requests?stauts=404", "",
+            #"admin 400 {"error":"unknown filter 'stauts'; requests takes 'method', 'path', 'status', 'unmatched' and 'session'; did you mean 'status'?; conditions on headers, query or body go in the body of POST requests/find"}"#
+        ),
+        (
+            "DELETE", "/__espressomartini/requests?method=GET", "",
+            #"admin 400 {"error":"DELETE requests empties the journal, or one session's part with 'session'; it takes no 'method'"}"#
+        ),
+        (
+            "POST", "/__espressomartini/requests/other", "",
+            #"admin 404 {"error":"no admin endpoint /__espressomartini/requests/other; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#
+        ),
     ])
-    func aBadFilterIsRefusedWithWhatIsWrong(_ method: String, _ target: String, _ body: String, _ expected: String) throws {
-        #expect(try DeciderFixture(files: Self.tree).decide(method, target, body: body.isEmpty ? nil : body).summary == expected)
+    func aBadFilterIsRefusedWithWhatIsWrong(
+        _ method: String, _ target: String, _ body: String, _ expected: String
+    ) throws {
+        #expect(
+            try DeciderFixture(files: Self.tree).decide(method, target, body: body.isEmpty ? nil : body).summary
+                == expected)
     }
 
     @Test func aBodyLongerThanTheServerKeepsIs413() throws {
         let fixture = try DeciderFixture(files: Self.tree)
-        var request = Request(method: "POST", path: "/__espressomartini/requests/count", body: Array("{}".utf8), bodySize: 70_000)
+        var request = Request(
+            method: "POST", path: "/__espressomartini/requests/count", body: Array("{}".utf8), bodySize: 70_000)
         request.client = DeciderFixture.loopback
-        #expect(fixture.decider.decide(request, tree: fixture.service.tree).summary == #"admin 413 {"error":"the body is 70000 bytes; a filter may have 64 KiB at most"}"#)
+        #expect(
+            fixture.decider.decide(request, tree: fixture.service.tree).summary
+                == #"admin 413 {"error":"the body is 70000 bytes; a filter may have 64 KiB at most"}"#)
     }
 }

@@ -6,15 +6,17 @@ import Testing
 /// shows them.
 @Suite struct SequenceModeDecisionTests {
     static let files = [
-        "loop/GET/configuration.json": #"{"responses": [{"status_code": 201}, {"status_code": 202}], "sequence": "loop"}"#,
-        "once/GET/configuration.json": #"{"responses": [{"status_code": 201}, {"status_code": 202}], "sequence": "once"}"#,
+        "loop/GET/configuration.json":
+            #"{"responses": [{"status_code": 201}, {"status_code": 202}], "sequence": "loop"}"#,
+        "once/GET/configuration.json":
+            #"{"responses": [{"status_code": 201}, {"status_code": 202}], "sequence": "once"}"#,
         "last/GET/configuration.json": #"{"responses": [{"status_code": 201}, {"status_code": 202}]}"#,
         "variants/GET/configuration.json": #"""
-            {"variants": [
-              {"when": {"query": {"v": "1"}}, "responses": [{"status_code": 201}, {"status_code": 202}], "sequence": "once"},
-              {"responses": [{"status_code": 203}, {"status_code": 204}], "sequence": "loop"}
-            ]}
-            """#,
+        {"variants": [
+          {"when": {"query": {"v": "1"}}, "responses": [{"status_code": 201}, {"status_code": 202}], "sequence": "once"},
+          {"responses": [{"status_code": 203}, {"status_code": 204}], "sequence": "loop"}
+        ]}
+        """#,
     ]
 
     @Test(arguments: [
@@ -30,8 +32,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/once", #"{"error":"the 'once' sequence of GET /once has served all its responses; reset its counter to play it again","route":"/once"}"#),
-        ("/variants?v=1", #"{"error":"the 'once' sequence of variant 1 of GET /variants has served all its responses; reset its counter to play it again","route":"/variants"}"#),
+        (
+            "/once",
+            #"{"error":"the 'once' sequence of GET /once has served all its responses; reset its counter to play it again","route":"/once"}"#
+        ),
+        (
+            "/variants?v=1",
+            #"{"error":"the 'once' sequence of variant 1 of GET /variants has served all its responses; reset its counter to play it again","route":"/variants"}"#
+        ),
     ])
     func aOnceSequenceOverAnswers410NamingTheRoute(_ target: String, _ body: String) throws {
         let fixture = try DeciderFixture(files: Self.files)
@@ -57,7 +65,9 @@ import Testing
             let request = ExplanationFixture.request("GET", target)
             let explanation = Explanation(explaining: request, in: fixture.service.tree, decider: fixture.decider)
             #expect(explanation.json.compactText.contains(#""sequence":"\#(explanation.sequenceMode!.rawValue)""#))
-            #expect(explanation.statusCode.map(UInt32.init) == fixture.decider.decide(request, tree: fixture.service.tree).statusCode)
+            #expect(
+                explanation.statusCode.map(UInt32.init)
+                    == fixture.decider.decide(request, tree: fixture.service.tree).statusCode)
         }
     }
 
@@ -65,9 +75,13 @@ import Testing
         let fixture = try DeciderFixture(files: Self.files)
         _ = fixture.decide("GET", "/once")
         _ = fixture.decide("GET", "/once")
-        let explanation = Explanation(explaining: ExplanationFixture.request("GET", "/once"), in: fixture.service.tree, decider: fixture.decider)
-        #expect(explanation.choice?.exchange == explanation.tree.exchanges.firstIndex { $0.route.description == "/once" })
-        #expect(explanation.choice?.position == nil && explanation.choice?.variant == nil && explanation.plan.name == "sequence_over")
+        let explanation = Explanation(
+            explaining: ExplanationFixture.request("GET", "/once"), in: fixture.service.tree, decider: fixture.decider)
+        #expect(
+            explanation.choice?.exchange == explanation.tree.exchanges.firstIndex { $0.route.description == "/once" })
+        #expect(
+            explanation.choice?.position == nil && explanation.choice?.variant == nil
+                && explanation.plan.name == "sequence_over")
         #expect(explanation.text.contains("answer:   410 from GET /once: its 'once' sequence has served all 2 calls\n"))
         #expect(explanation.json.compactText.contains(#""status":410,"outcome":"sequence_over""#))
     }
@@ -75,18 +89,25 @@ import Testing
     @Test func theListingShowsTheModes() throws {
         let fixture = try DeciderFixture(files: Self.files)
         let tree = fixture.service.tree.exchangeTree
-        #expect(tree.listing == """
-            GET  /last      1: 201 no body · 2: 202 no body
-            GET  /loop      1: 201 no body · 2: 202 no body (sequence loop)
-            GET  /once      1: 201 no body · 2: 202 no body (sequence once)
-            GET  /variants  2 variants
-                 variant 1 when query v=1: 1: 201 no body · 2: 202 no body (sequence once)
-                 variant 2: 1: 203 no body · 2: 204 no body (sequence loop)
+        #expect(
+            tree.listing == """
+                GET  /last      1: 201 no body · 2: 202 no body
+                GET  /loop      1: 201 no body · 2: 202 no body (sequence loop)
+                GET  /once      1: 201 no body · 2: 202 no body (sequence once)
+                GET  /variants  2 variants
+                     variant 1 when query v=1: 1: 201 no body · 2: 202 no body (sequence once)
+                     variant 2: 1: 203 no body · 2: 204 no body (sequence loop)
 
-            """)
+                """)
         let json = tree.listingJSON.compactText
-        #expect(json.contains(#""route":"/loop","folder":"loop/GET","responses":[{"status_code":201,"headers":{},"delay":null},{"status_code":202,"headers":{},"delay":null}],"sequence":"loop""#))
-        #expect(json.contains(#""route":"/last","folder":"last/GET","responses":[{"status_code":201,"headers":{},"delay":null},{"status_code":202,"headers":{},"delay":null}],"sequence":"repeat_last""#))
+        #expect(
+            json.contains(
+                #""route":"/loop","folder":"loop/GET","responses":[{"status_code":201,"headers":{},"delay":null},{"status_code":202,"headers":{},"delay":null}],"sequence":"loop""#
+            ))
+        #expect(
+            json.contains(
+                #""route":"/last","folder":"last/GET","responses":[{"status_code":201,"headers":{},"delay":null},{"status_code":202,"headers":{},"delay":null}],"sequence":"repeat_last""#
+            ))
         #expect(json.contains(#""sequence":"once"}"#) && json.contains(#""sequence":"loop"}"#))
     }
 }

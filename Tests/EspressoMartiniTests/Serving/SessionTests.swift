@@ -5,18 +5,23 @@ import Testing
 @Suite struct SessionTests {
     static let tree = [
         "job/GET/configuration.json": #"[{"status_code": 201}, {"status_code": 202}, {"status_code": 203}]"#,
-        "login/POST/configuration.json": #"{"variants": [{"when": {"query": {"a": "1"}}, "responses": [{"status_code": 201}, {"status_code": 202}]}, {"responses": {}}]}"#,
+        "login/POST/configuration.json":
+            #"{"variants": [{"when": {"query": {"a": "1"}}, "responses": [{"status_code": 201}, {"status_code": 202}]}, {"responses": {}}]}"#,
         "other/GET/configuration.json": #"{}"#,
     ]
 
     @Test func eachSessionPlaysItsSequencesFromTheStartAndTheDefaultOneIsLeftAlone() throws {
         let fixture = try DeciderFixture(files: Self.tree)
         let statuses = { (session: String?) in fixture.decide("GET", "/job", session: session).statusCode }
-        #expect([statuses("a"), statuses("a"), statuses("b"), statuses(nil), statuses("a"), statuses("b")] == [201, 202, 201, 201, 203, 202])
+        #expect(
+            [statuses("a"), statuses("a"), statuses("b"), statuses(nil), statuses("a"), statuses("b")] == [
+                201, 202, 201, 201, 203, 202,
+            ])
         #expect(fixture.decide("POST", "/login?a=1", session: "a").statusCode == 201)
         #expect(fixture.decide("POST", "/login?a=1", session: "b").statusCode == 201)
         #expect(fixture.decide("POST", "/login?a=1", session: "a").statusCode == 202)
-        #expect(fixture.service.tree.counters.map(\.value) == [1, 0, 0, 0], "the default session counted only its own call")
+        #expect(
+            fixture.service.tree.counters.map(\.value) == [1, 0, 0, 0], "the default session counted only its own call")
     }
 
     @Test func aSessionHoldsCountersOnlyForWhatItCalls() throws {
@@ -63,7 +68,9 @@ import Testing
         _ = fixture.decide("GET", "/other", session: "b")
         #expect(fixture.journal.entries.map(\.session) == ["a", nil, "b"])
         let mine = fixture.decide("GET", "/__espressomartini/requests?session=a").summary
-        #expect(mine.contains(#""session":"a""#) && !mine.contains(#""session":"b""#) && !mine.contains(#""session":null"#), "\(mine)")
+        #expect(
+            mine.contains(#""session":"a""#) && !mine.contains(#""session":"b""#) && !mine.contains(#""session":null"#),
+            "\(mine)")
         #expect(fixture.decide("GET", "/__espressomartini/requests").summary.contains(#""session":null"#))
         #expect(fixture.decide("DELETE", "/__espressomartini/requests?session=a").statusCode == 204)
         #expect(fixture.journal.entries.map(\.session) == [nil, "b"])
@@ -131,7 +138,9 @@ import Testing
 
     @Test func refusesInvalidUTF8() {
         let bytes: [UInt8] = [0x61, 0xFF, 0xFE, 0x62]
-        #expect(bytes.withUnsafeBufferPointer { SessionName(headerValue: $0) } == .refused("the session name is not valid UTF-8"))
+        #expect(
+            bytes.withUnsafeBufferPointer { SessionName(headerValue: $0) }
+                == .refused("the session name is not valid UTF-8"))
     }
 
     /// Many sessions calling at once: each one's counter hands out each position exactly once.
@@ -139,7 +148,9 @@ import Testing
         let fixture = try DeciderFixture(files: Self.tree)
         let statuses = await withTaskGroup(of: (String, UInt32).self) { group in
             for task in 0..<400 {
-                group.addTask { ("s\(task % 4)", fixture.decide("GET", "/job", session: "s\(task % 4)").statusCode ?? 0) }
+                group.addTask {
+                    ("s\(task % 4)", fixture.decide("GET", "/job", session: "s\(task % 4)").statusCode ?? 0)
+                }
             }
             var all: [String: [UInt32]] = [:]
             for await (session, status) in group { all[session, default: []].append(status) }

@@ -7,15 +7,16 @@ import Testing
 @Suite struct TemplateDecisionTests {
     static let tree = [
         "orders/{id}/PUT/configuration.json": #"""
-            {"template": true, "status_code": 201,
-             "headers": {"Location": "/orders/{{request.pathParameters.id}}", "X-Call": "{{call}}"},
-             "body": {"id": "{{request.pathParameters.id}}", "count": 2, "tags": ["{{request.queryParameters.tag}}", "fixed"]}}
-            """#,
+        {"template": true, "status_code": 201,
+         "headers": {"Location": "/orders/{{request.pathParameters.id}}", "X-Call": "{{call}}"},
+         "body": {"id": "{{request.pathParameters.id}}", "count": 2, "tags": ["{{request.queryParameters.tag}}", "fixed"]}}
+        """#,
         "echo/POST/configuration.json": #"""
-            {"template": true, "headers": {"Content-Type": "application/json"},
-             "body": "{\"name\": \"{{request.bodyJSON.user.name}}\", \"ua\": \"{{request.headers.user-agent}}\", \"raw\": {{{request.bodyJSON.user}}}}"}
-            """#,
-        "page/GET/configuration.json": #"{"template": true, "headers": {"Content-Type": "text/html"}, "body": "<p>{{request.queryParameters.q}}</p><p>{{{request.queryParameters.q}}}</p>"}"#,
+        {"template": true, "headers": {"Content-Type": "application/json"},
+         "body": "{\"name\": \"{{request.bodyJSON.user.name}}\", \"ua\": \"{{request.headers.user-agent}}\", \"raw\": {{{request.bodyJSON.user}}}}"}
+        """#,
+        "page/GET/configuration.json":
+            #"{"template": true, "headers": {"Content-Type": "text/html"}, "body": "<p>{{request.queryParameters.q}}</p><p>{{{request.queryParameters.q}}}</p>"}"#,
         "text/GET/configuration.json": #"{"template": true, "body": "{{request.queryParameters.q}}"}"#,
         "static/GET/configuration.json": #"{"body": "{{request.path}}"}"#,
     ]
@@ -23,8 +24,12 @@ import Testing
     static func decide(
         _ fixture: DeciderFixture, _ method: String, _ target: String, headers: [HTTPHeader] = [], body: String? = nil
     ) -> Decision {
-        let (path, query) = target.contains("?") ? (String(target.prefix { $0 != "?" }), String(target.drop { $0 != "?" }.dropFirst())) : (target, "")
-        let request = Request(method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: body.map { Array($0.utf8) })
+        let (path, query) =
+            target.contains("?")
+            ? (String(target.prefix { $0 != "?" }), String(target.drop { $0 != "?" }.dropFirst())) : (target, "")
+        let request = Request(
+            method: method, path: path, rawQuery: query, headers: RequestHeaders(headers),
+            body: body.map { Array($0.utf8) })
         return fixture.decider.decide(request, tree: fixture.service.tree)
     }
 
@@ -40,31 +45,40 @@ import Testing
         let decision = Self.decide(fixture, "PUT", "/orders/A-7?tag=blue&tag=red")
         #expect(decision.statusCode == 201)
         #expect(Self.body(decision) == #"{"id":"A-7","count":2,"tags":["[\"blue\",\"red\"]","fixed"]}"#)
-        #expect(decision.headers == [
-            HTTPHeader(name: "Location", value: "/orders/A-7"), HTTPHeader(name: "X-Call", value: "1"),
-            HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Global", value: "g"),
-        ])
+        #expect(
+            decision.headers == [
+                HTTPHeader(name: "Location", value: "/orders/A-7"), HTTPHeader(name: "X-Call", value: "1"),
+                HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Global", value: "g"),
+            ])
     }
 
     /// `call` is the exchange's call number, from 1, as its counter moved for this request.
     @Test func callCountsThisExchangesCalls() throws {
         let fixture = try DeciderFixture(files: Self.tree)
-        let calls = (1...3).map { _ in Self.decide(fixture, "PUT", "/orders/1").headers.first { $0.name == "X-Call" }?.value }
+        let calls = (1...3).map { _ in
+            Self.decide(fixture, "PUT", "/orders/1").headers.first { $0.name == "X-Call" }?.value
+        }
         #expect(calls == ["1", "2", "3"])
     }
 
-    @Test(arguments: [
-        // A JSON body: values escaped as JSON string content; `{{{ }}}` as is (an object as compact JSON).
-        ("POST", "/echo", #"{"user": {"name": "a\"b\\c\n\u0001"}}"#, [HTTPHeader(name: "User-Agent", value: "x\"y")],
-         #"{"name": "a\"b\\c\n\u0001", "ua": "x\"y", "raw": {"name":"a\"b\\c\n\u0001"}}"#),
-        ("POST", "/echo", nil, [], #"{"name": "", "ua": "", "raw": }"#),
-        ("POST", "/echo", "not json", [], #"{"name": "", "ua": "", "raw": }"#),
-        // HTML: entities, but never in `{{{ }}}`.
-        ("GET", "/page?q=%3Cb%3E%26%22'", nil, [], #"<p>&lt;b&gt;&amp;&quot;&#39;</p><p><b>&"'</p>"#),
-        // Plain text: as is.
-        ("GET", "/text?q=%3Cb%3E%22", nil, [], #"<b>""#),
-    ] as [(String, String, String?, [HTTPHeader], String)])
-    func valuesAreEscapedAsTheContentTypeAsks(_ method: String, _ target: String, _ body: String?, _ headers: [HTTPHeader], _ expected: String) throws {
+    @Test(
+        arguments: [
+            // A JSON body: values escaped as JSON string content; `{{{ }}}` as is (an object as compact JSON).
+            (
+                "POST", "/echo", #"{"user": {"name": "a\"b\\c\n\u0001"}}"#,
+                [HTTPHeader(name: "User-Agent", value: "x\"y")],
+                #"{"name": "a\"b\\c\n\u0001", "ua": "x\"y", "raw": {"name":"a\"b\\c\n\u0001"}}"#
+            ),
+            ("POST", "/echo", nil, [], #"{"name": "", "ua": "", "raw": }"#),
+            ("POST", "/echo", "not json", [], #"{"name": "", "ua": "", "raw": }"#),
+            // HTML: entities, but never in `{{{ }}}`.
+            ("GET", "/page?q=%3Cb%3E%26%22'", nil, [], #"<p>&lt;b&gt;&amp;&quot;&#39;</p><p><b>&"'</p>"#),
+            // Plain text: as is.
+            ("GET", "/text?q=%3Cb%3E%22", nil, [], #"<b>""#),
+        ] as [(String, String, String?, [HTTPHeader], String)])
+    func valuesAreEscapedAsTheContentTypeAsks(
+        _ method: String, _ target: String, _ body: String?, _ headers: [HTTPHeader], _ expected: String
+    ) throws {
         let fixture = try DeciderFixture(files: Self.tree)
         #expect(Self.body(Self.decide(fixture, method, target, headers: headers, body: body)) == expected)
     }
@@ -91,7 +105,10 @@ import Testing
         ("{{request.path}}", "/shop/café/42"),
         ("{{request.query}}", "q=a+b&q=c&e=%C3%A9"),
         ("{{request.body}}", "title=Hi&title=Ho"),
-        ("{{request.headers.content-type}}|{{request.headers.Content-Type}}", "application/x-www-form-urlencoded|application/x-www-form-urlencoded"),
+        (
+            "{{request.headers.content-type}}|{{request.headers.Content-Type}}",
+            "application/x-www-form-urlencoded|application/x-www-form-urlencoded"
+        ),
         ("{{request.headers.x-name}}", #"["first","second"]"#),
         ("{{#request.headers.x-name}}<{{.}}>{{/request.headers.x-name}}", "<first><second>"),
         ("{{request.headers}}", #"{"x-name":["first","second"],"content-type":"application/x-www-form-urlencoded"}"#),
@@ -114,7 +131,7 @@ import Testing
         let fixture = try DeciderFixture(files: [
             "{shop}/café/{id}/POST/configuration.json": JSONValue.object([
                 JSONMember(key: "template", value: .bool(true)), JSONMember(key: "body", value: .string(template)),
-            ]).compactText,
+            ]).compactText
         ])
         let request = Request(
             method: "POST", path: "/shop/café/42", rawQuery: "q=a+b&q=c&e=%C3%A9",
@@ -130,19 +147,24 @@ import Testing
     @Test func bodyJSONIsWalkedAndIteratedInSections() throws {
         let fixture = try DeciderFixture(files: [
             "cart/POST/configuration.json": #"""
-                {"template": true, "body": "{{request.bodyJSON.user.name}}: {{#request.bodyJSON.items}}{{sku}}×{{qty}} {{/request.bodyJSON.items}}{{^request.bodyJSON.items}}empty{{/request.bodyJSON.items}} {{request.bodyJSON.items.1.sku}}"}
-                """#,
+            {"template": true, "body": "{{request.bodyJSON.user.name}}: {{#request.bodyJSON.items}}{{sku}}×{{qty}} {{/request.bodyJSON.items}}{{^request.bodyJSON.items}}empty{{/request.bodyJSON.items}} {{request.bodyJSON.items.1.sku}}"}
+            """#
         ])
-        let full = Self.decide(fixture, "POST", "/cart", body: #"{"user": {"name": "Ada"}, "items": [{"sku": "A", "qty": 2}, {"sku": "B", "qty": 1}]}"#)
+        let full = Self.decide(
+            fixture, "POST", "/cart",
+            body: #"{"user": {"name": "Ada"}, "items": [{"sku": "A", "qty": 2}, {"sku": "B", "qty": 1}]}"#)
         #expect(Self.body(full) == "Ada: A×2 B×1  B")
-        #expect(Self.body(Self.decide(fixture, "POST", "/cart", body: #"{"user": {"name": "Bo"}, "items": []}"#)) == "Bo: empty ")
+        #expect(
+            Self.body(Self.decide(fixture, "POST", "/cart", body: #"{"user": {"name": "Bo"}, "items": []}"#))
+                == "Bo: empty ")
     }
 
     /// `now` is ISO 8601 in UTC with milliseconds; `uuid` a random version 4 UUID, one per answer (the
     /// body and a header agree), another for the next request.
     @Test func nowAndUUID() throws {
         let fixture = try DeciderFixture(files: [
-            "id/GET/configuration.json": #"{"template": true, "headers": {"X-Id": "{{uuid}}"}, "body": "{{now}} {{uuid}}"}"#,
+            "id/GET/configuration.json":
+                #"{"template": true, "headers": {"X-Id": "{{uuid}}"}, "body": "{{now}} {{uuid}}"}"#
         ])
         let first = Self.decide(fixture, "GET", "/id"), second = Self.decide(fixture, "GET", "/id")
         let parts = try #require(Self.body(first)?.split(separator: " ").map(String.init))
@@ -155,7 +177,8 @@ import Testing
 
     @Test func cacheValuesAreRead() throws {
         let fixture = try DeciderFixture(files: [
-            "me/GET/configuration.json": #"{"template": true, "body": {"user": "{{cache.username}}", "city": "{{cache.profile.city}}", "none": "{{cache.none}}"}}"#,
+            "me/GET/configuration.json":
+                #"{"template": true, "body": {"user": "{{cache.username}}", "city": "{{cache.profile.city}}", "none": "{{cache.none}}"}}"#
         ])
         #expect(Self.body(Self.decide(fixture, "GET", "/me")) == #"{"user":"","city":"","none":""}"#)
         fixture.service.cache.withCall { call in
@@ -170,22 +193,28 @@ import Testing
     @Test func variantsRenderTheirTemplates() throws {
         let fixture = try DeciderFixture(files: [
             "login/POST/configuration.json": #"""
-                {"variants": [
-                  {"when": {"json": {"/user": {"present": true}}}, "responses": {"template": true, "body": {"hello": "{{request.bodyJSON.user}}", "call": "{{call}}"}}},
-                  {"responses": {"status_code": 401}}
-                ]}
-                """#,
+            {"variants": [
+              {"when": {"json": {"/user": {"present": true}}}, "responses": {"template": true, "body": {"hello": "{{request.bodyJSON.user}}", "call": "{{call}}"}}},
+              {"responses": {"status_code": 401}}
+            ]}
+            """#
         ])
-        #expect(Self.body(Self.decide(fixture, "POST", "/login", body: #"{"user": "ada"}"#)) == #"{"hello":"ada","call":"1"}"#)
+        #expect(
+            Self.body(Self.decide(fixture, "POST", "/login", body: #"{"user": "ada"}"#))
+                == #"{"hello":"ada","call":"1"}"#)
         let unknown = Self.decide(fixture, "POST", "/login", body: "{}")
         #expect(unknown.statusCode == 401)
         #expect(Self.body(unknown) == nil)
-        #expect(Self.body(Self.decide(fixture, "POST", "/login", body: #"{"user": "bo"}"#)) == #"{"hello":"bo","call":"2"}"#)
+        #expect(
+            Self.body(Self.decide(fixture, "POST", "/login", body: #"{"user": "bo"}"#)) == #"{"hello":"bo","call":"2"}"#
+        )
     }
 
     /// Control characters from the request never reach a header value: no header can be added or cut.
     @Test func headerValuesLoseControlCharacters() throws {
-        let fixture = try DeciderFixture(files: ["h/GET/configuration.json": #"{"template": true, "headers": {"X-Echo": "<{{request.queryParameters.v}}>"}}"#])
+        let fixture = try DeciderFixture(files: [
+            "h/GET/configuration.json": #"{"template": true, "headers": {"X-Echo": "<{{request.queryParameters.v}}>"}}"#
+        ])
         let decision = Self.decide(fixture, "GET", "/h?v=a%0D%0ASet-Cookie:%20x%00y%09z")
         #expect(decision.headers.first { $0.name == "X-Echo" }?.value == "<a  Set-Cookie: x y\tz>")
     }

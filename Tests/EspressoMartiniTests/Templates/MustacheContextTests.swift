@@ -37,15 +37,25 @@ private final class RecordingContext: MustacheContext {
         "call": .integer(3),
     ])
 
-    @Test(arguments: [
-        ("/orders/{{request.pathParameters.id}}", "/orders/42", [["request", "pathParameters", "id"]]),
-        ("{{#request.bodyJSON.items}}{{id}},{{/request.bodyJSON.items}}", "1,2,", [["request", "bodyJSON", "items"]]),
-        ("{{#request.bodyJSON.items}}{{call}}{{/request.bodyJSON.items}}", "33", [["request", "bodyJSON", "items"], ["call"], ["call"]]),
-        ("{{^call}}{{uuid}}{{/call}}", "", [["call"]]),
-        ("{{#missing}}{{uuid}}{{/missing}}", "", [["missing"]]),
-        ("{{! uuid, call }}plain", "plain", []),
-        ("{{request.pathComponents.1}}/{{request.pathComponents.3}}", "orders/", [["request", "pathComponents", "1"], ["request", "pathComponents", "3"]]),
-    ] as [(String, String, [[String]])])
+    @Test(
+        arguments: [
+            ("/orders/{{request.pathParameters.id}}", "/orders/42", [["request", "pathParameters", "id"]]),
+            (
+                "{{#request.bodyJSON.items}}{{id}},{{/request.bodyJSON.items}}", "1,2,",
+                [["request", "bodyJSON", "items"]]
+            ),
+            (
+                "{{#request.bodyJSON.items}}{{call}}{{/request.bodyJSON.items}}", "33",
+                [["request", "bodyJSON", "items"], ["call"], ["call"]]
+            ),
+            ("{{^call}}{{uuid}}{{/call}}", "", [["call"]]),
+            ("{{#missing}}{{uuid}}{{/missing}}", "", [["missing"]]),
+            ("{{! uuid, call }}plain", "plain", []),
+            (
+                "{{request.pathComponents.1}}/{{request.pathComponents.3}}", "orders/",
+                [["request", "pathComponents", "1"], ["request", "pathComponents", "3"]]
+            ),
+        ] as [(String, String, [[String]])])
     func asksTheRootOnlyForTheNamesARenderReaches(_ template: String, _ expected: String, _ asked: [[String]]) throws {
         let context = RecordingContext(Self.root)
         #expect(try MustacheTemplate(parsing: template).renderedText(context, escaping: .json) == expected)
@@ -93,7 +103,9 @@ private final class RecordingContext: MustacheContext {
         ("{{text.0}}", ""),
     ])
     func dottedNamesIndexArrays(_ template: String, _ expected: String) throws {
-        let data = Self.object(["list": .array([.string("a"), .string("b"), Self.object(["k": .string("v")])]), "text": .string("abc")])
+        let data = Self.object([
+            "list": .array([.string("a"), .string("b"), Self.object(["k": .string("v")])]), "text": .string("abc"),
+        ])
         #expect(try MustacheTemplate(parsing: template).renderedText(data, escaping: .none) == expected)
     }
 

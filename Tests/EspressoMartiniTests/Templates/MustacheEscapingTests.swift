@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct MustacheEscapingTests {
     static func render(_ template: String, _ value: JSONValue, _ escaping: MustacheEscaping) throws -> String {
-        try MustacheTemplate(parsing: template).renderedText(JSONValue.object([JSONMember(key: "x", value: value)]), escaping: escaping)
+        try MustacheTemplate(parsing: template).renderedText(
+            JSONValue.object([JSONMember(key: "x", value: value)]), escaping: escaping)
     }
 
     @Test(arguments: [
@@ -75,7 +76,11 @@ import Testing
         var output: [UInt8] = []
         template.render(JSONValue.object([JSONMember(key: "x", value: .string(value))]), escaping: .json, into: &output)
         let parsed = try JanssonParser().parse(output).get()
-        #expect(parsed == .object([JSONMember(key: "a", value: .string(value)), JSONMember(key: "b", value: .string("-" + value))]))
+        #expect(
+            parsed
+                == .object([
+                    JSONMember(key: "a", value: .string(value)), JSONMember(key: "b", value: .string("-" + value)),
+                ]))
     }
 
     @Test func invalidUTF8IsRepairedBeforeItReachesTheOutput() throws {
@@ -85,7 +90,8 @@ import Testing
 
     @Test func renderingAppendsToWhatTheBufferHolds() throws {
         var output = Array("HTTP body: ".utf8)
-        try MustacheTemplate(parsing: "{{x}}!").render(JSONValue.object([JSONMember(key: "x", value: .integer(7))]), escaping: .json, into: &output)
+        try MustacheTemplate(parsing: "{{x}}!").render(
+            JSONValue.object([JSONMember(key: "x", value: .integer(7))]), escaping: .json, into: &output)
         #expect(String(decoding: output, as: UTF8.self) == "HTTP body: 7!")
     }
 

@@ -31,14 +31,19 @@ struct CurlLibrary: @unchecked Sendable {
         soname, package: debianPackage, neededBy: "forwarding to a proxy target needs libcurl"
     ) { curl in
         CurlLibrary(
-            easyInit: curl("curl_easy_init"), easyCleanup: curl("curl_easy_cleanup"), easySetopt: curl("curl_easy_setopt"),
-            easyGetinfo: curl("curl_easy_getinfo"), easyPause: curl("curl_easy_pause"), easyStrerror: curl("curl_easy_strerror"),
-            multiInit: curl("curl_multi_init"), multiCleanup: curl("curl_multi_cleanup"), multiSetopt: curl("curl_multi_setopt"),
+            easyInit: curl("curl_easy_init"), easyCleanup: curl("curl_easy_cleanup"),
+            easySetopt: curl("curl_easy_setopt"),
+            easyGetinfo: curl("curl_easy_getinfo"), easyPause: curl("curl_easy_pause"),
+            easyStrerror: curl("curl_easy_strerror"),
+            multiInit: curl("curl_multi_init"), multiCleanup: curl("curl_multi_cleanup"),
+            multiSetopt: curl("curl_multi_setopt"),
             multiAddHandle: curl("curl_multi_add_handle"), multiRemoveHandle: curl("curl_multi_remove_handle"),
-            multiSocketAction: curl("curl_multi_socket_action"), multiInfoRead: curl("curl_multi_info_read"), globalInit: curl("curl_global_init")
+            multiSocketAction: curl("curl_multi_socket_action"), multiInfoRead: curl("curl_multi_info_read"),
+            globalInit: curl("curl_global_init")
         )
     }.flatMap { library in
-        library.globalInit(em_curl_global_default) == CURLE_OK ? .success(library) : .failure(LibraryUnavailable("libcurl (\(soname)) cannot be initialised"))
+        library.globalInit(em_curl_global_default) == CURLE_OK
+            ? .success(library) : .failure(LibraryUnavailable("libcurl (\(soname)) cannot be initialised"))
     }
 
     /// Why libcurl cannot be loaded, saying what to install; nil when it can.

@@ -43,7 +43,9 @@ final class CurlTransfer: UpstreamTransfer, @unchecked Sendable {
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(settings.connectTimeout * 1000)))
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, settings.verifiesTLS ? 1 : 0)
         _ = em_curl_setopt_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, settings.verifiesTLS ? 2 : 0)
-        if let authorities = settings.certificateAuthorities { _ = em_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities) }
+        if let authorities = settings.certificateAuthorities {
+            _ = em_curl_setopt_string(setopt, handle, CURLOPT_CAINFO, authorities)
+        }
         _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer)
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_PRIVATE, me)
@@ -79,7 +81,9 @@ final class CurlTransfer: UpstreamTransfer, @unchecked Sendable {
             }
             if request.body != .none {
                 _ = em_curl_setopt_long(setopt, handle, CURLOPT_UPLOAD, 1)
-                if case .length(let length) = request.body { _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(length)) }
+                if case .length(let length) = request.body {
+                    _ = em_curl_setopt_offset(setopt, handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(length))
+                }
             }
             lastRequest = request
         }
@@ -91,9 +95,12 @@ final class CurlTransfer: UpstreamTransfer, @unchecked Sendable {
         }
         for (index, start) in lines.enumerated() {
             let next = index + 1 < lines.count ? headerNodes + index + 1 : nil
-            (headerNodes + index).initialize(to: curl_slist(data: UnsafeMutableRawPointer(text.bytes + start).assumingMemoryBound(to: CChar.self), next: next))
+            (headerNodes + index).initialize(
+                to: curl_slist(
+                    data: UnsafeMutableRawPointer(text.bytes + start).assumingMemoryBound(to: CChar.self), next: next))
         }
-        _ = em_curl_setopt_pointer(setopt, handle, CURLOPT_HTTPHEADER, lines.isEmpty ? nil : UnsafeMutableRawPointer(headerNodes))
+        _ = em_curl_setopt_pointer(
+            setopt, handle, CURLOPT_HTTPHEADER, lines.isEmpty ? nil : UnsafeMutableRawPointer(headerNodes))
     }
 
     /// Lets go of the receiver once the transfer has ended.
@@ -108,7 +115,10 @@ final class CurlTransfer: UpstreamTransfer, @unchecked Sendable {
 
     func failure(_ code: CURLcode) -> TransferFailure {
         let detail = String(cString: errorBuffer)
-        return TransferFailure(timedOut: code == CURLE_OPERATION_TIMEDOUT, reason: detail.isEmpty ? library.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : detail)
+        return TransferFailure(
+            timedOut: code == CURLE_OPERATION_TIMEDOUT,
+            reason: detail.isEmpty
+                ? library.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : detail)
     }
 
     private static func transfer(_ context: UnsafeMutableRawPointer?) -> CurlTransfer {

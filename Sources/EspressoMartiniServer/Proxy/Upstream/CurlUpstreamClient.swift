@@ -94,7 +94,9 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
         while let message = library.multiInfoRead(handle, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             var context: UnsafeMutableRawPointer?
-            guard em_curl_getinfo_pointer(library.easyGetinfo, easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { continue }
+            guard em_curl_getinfo_pointer(library.easyGetinfo, easy, CURLINFO_PRIVATE, &context) == CURLE_OK,
+                let context
+            else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             let code = message.pointee.data.result
             body(transfer, code == CURLE_OK ? nil : transfer.failure(code))
@@ -119,8 +121,12 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
         }
         let failed = ready & (EventPoll.failed | EventPoll.hungUp) != 0
         var action: Int32 = 0
-        if ready & EventPoll.readable != 0 || (failed && watch.wanted & EventPoll.readable != 0) { action |= em_curl_select_in }
-        if ready & EventPoll.writable != 0 || (failed && watch.wanted & EventPoll.writable != 0) { action |= em_curl_select_out }
+        if ready & EventPoll.readable != 0 || (failed && watch.wanted & EventPoll.readable != 0) {
+            action |= em_curl_select_in
+        }
+        if ready & EventPoll.writable != 0 || (failed && watch.wanted & EventPoll.writable != 0) {
+            action |= em_curl_select_out
+        }
         var running: Int32 = 0
         _ = library.multiSocketAction(handle, socket, action, &running)
     }
@@ -137,10 +143,16 @@ final class CurlUpstreamClient: UpstreamClient, @unchecked Sendable {
                 continue
             }
             let token = EventToken.upstream(UInt64(UInt32(bitPattern: socket)))
-            let done = watch.watched == 0 ? poll.watch(socket, for: watch.wanted, token: token) : poll.modify(socket, for: watch.wanted, token: token)
+            let done =
+                watch.watched == 0
+                ? poll.watch(socket, for: watch.wanted, token: token)
+                : poll.modify(socket, for: watch.wanted, token: token)
             if !done {
                 // Out of step with the set (never expected): try the other way.
-                _ = errno == EEXIST ? poll.modify(socket, for: watch.wanted, token: token) : poll.watch(socket, for: watch.wanted, token: token)
+                _ =
+                    errno == EEXIST
+                    ? poll.modify(socket, for: watch.wanted, token: token)
+                    : poll.watch(socket, for: watch.wanted, token: token)
             }
             sockets[socket]?.watched = watch.wanted
         }

@@ -131,7 +131,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
         var error = lastError
         for addressIndex in index..<addresses.count {
             var address = addresses[addressIndex]
-            let socket = Glibc.socket(Int32(address.storage.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let socket = Glibc.socket(
+                Int32(address.storage.ss_family),
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard socket >= 0 else {
                 error = errno
                 continue
@@ -147,8 +149,15 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
                 continue
             }
             serial += 1
-            let connection = UpstreamConnection(socket: socket, token: EventToken.upstream(serial << 32 | UInt64(UInt32(bitPattern: socket))), addressIndex: addressIndex, isConnecting: result != 0)
-            guard poll.watch(socket, for: EventPoll.readable | EventPoll.writable | EventPoll.peerClosed | EventPoll.edgeTriggered, token: connection.token) else {
+            let connection = UpstreamConnection(
+                socket: socket, token: EventToken.upstream(serial << 32 | UInt64(UInt32(bitPattern: socket))),
+                addressIndex: addressIndex, isConnecting: result != 0)
+            guard
+                poll.watch(
+                    socket,
+                    for: EventPoll.readable | EventPoll.writable | EventPoll.peerClosed | EventPoll.edgeTriggered,
+                    token: connection.token)
+            else {
                 error = errno
                 close(socket)
                 continue
@@ -196,7 +205,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
         guard let transfer = connection.transfer, !connection.isConnecting else { return }
         let head = transfer.text.written
         if transfer.headSent < head.count {
-            let sent = Glibc.send(connection.socket, head.baseAddress! + transfer.headSent, head.count - transfer.headSent, Int32(MSG_NOSIGNAL))
+            let sent = Glibc.send(
+                connection.socket, head.baseAddress! + transfer.headSent, head.count - transfer.headSent,
+                Int32(MSG_NOSIGNAL))
             if sent < 0 {
                 if errno == EAGAIN || errno == EINTR { return }
                 connectionBroke(connection, transfer, "Send failure: \(Self.describe(errno))")
@@ -207,7 +218,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
         }
         while true {
             if !connection.unsent.isEmpty {
-                let sent = connection.unsent.withUnsafeBytes { Glibc.send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = connection.unsent.withUnsafeBytes {
+                    Glibc.send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 if sent < 0 {
                     if errno == EAGAIN || errno == EINTR { return }
                     connectionBroke(connection, transfer, "Send failure: \(Self.describe(errno))")
@@ -224,7 +237,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
             let chunked = transfer.request.body == .chunked
             let before = chunked ? 18 : 0
             let after = chunked ? 2 : 0
-            switch receiver.transferUpload(into: UnsafeMutableRawBufferPointer(rebasing: buffer[before..<(buffer.count - after)])) {
+            switch receiver.transferUpload(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[before..<(buffer.count - after)]))
+            {
             case .bytes(let count):
                 transfer.bodyTaken = true
                 guard count > 0 else { continue }
@@ -232,7 +247,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
                 if chunked {
                     let line = Array((String(count, radix: 16) + "\r\n").utf8)
                     start = before - line.count
-                    line.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[start..<before]).copyMemory(from: $0) }
+                    line.withUnsafeBytes {
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[start..<before]).copyMemory(from: $0)
+                    }
                     buffer[before + count] = 0x0D
                     buffer[before + count + 1] = 0x0A
                 }
@@ -256,7 +273,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
         while let transfer = connection.transfer, !transfer.receivingPaused {
             let count = recv(connection.socket, buffer.baseAddress, buffer.count, 0)
             if count > 0 {
-                guard take(UnsafeRawBufferPointer(rebasing: buffer[..<count]), for: transfer), count == buffer.count || toTheEnd else { return }
+                guard take(UnsafeRawBufferPointer(rebasing: buffer[..<count]), for: transfer),
+                    count == buffer.count || toTheEnd
+                else { return }
             } else if count == 0 {
                 if let problem = transfer.reader.finish() {
                     connectionBroke(connection, transfer, problem)
@@ -278,7 +297,8 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
             fail(transfer, "the transfer has no receiver")
             return false
         }
-        let progress = transfer.reader.read(bytes, head: { receiver.transferHead($0) }, body: { receiver.transferBody($0) })
+        let progress = transfer.reader.read(
+            bytes, head: { receiver.transferHead($0) }, body: { receiver.transferBody($0) })
         switch progress {
         case .needsMore:
             return true
@@ -300,8 +320,10 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
         guard let connection = transfer.connection else { return }
         transfer.connection = nil
         connection.transfer = nil
-        if keepingConnection, transfer.reader.keepsAlive, !transfer.uploading, transfer.headSent == transfer.text.count, connection.unsent.isEmpty,
-           idle.count < connectionsKept {
+        if keepingConnection, transfer.reader.keepsAlive, !transfer.uploading, transfer.headSent == transfer.text.count,
+            connection.unsent.isEmpty,
+            idle.count < connectionsKept
+        {
             connection.wasUsed = true
             idle.append(connection)
         } else {
@@ -312,7 +334,8 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
 
     /// The connection failed under `transfer`: sent again on a new one when it was a kept-alive connection
     /// the target had closed before answering, and nothing is lost by sending it again.
-    private func connectionBroke(_ connection: UpstreamConnection, _ transfer: PlainUpstreamTransfer, _ problem: String) {
+    private func connectionBroke(_ connection: UpstreamConnection, _ transfer: PlainUpstreamTransfer, _ problem: String)
+    {
         if connection.wasUsed, !transfer.reader.hasStarted, !transfer.bodyTaken, !transfer.retried {
             discard(connection)
             transfer.retried = true
@@ -342,7 +365,9 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
 
     /// The host, port and addresses of a plain-HTTP target given by an IP address or `localhost`.
     private static func addresses(of target: ProxyTarget) -> (String, Int, [Address])? {
-        guard !target.isHTTPS, let (host, port) = hostAndPort(target.authority), let addresses = resolve(host, port: port), !addresses.isEmpty else { return nil }
+        guard !target.isHTTPS, let (host, port) = hostAndPort(target.authority),
+            let addresses = resolve(host, port: port), !addresses.isEmpty
+        else { return nil }
         return (host, port, addresses)
     }
 
@@ -374,10 +399,15 @@ final class PlainUpstreamClient: UpstreamClient, @unchecked Sendable {
         var addresses: [Address] = []
         var node: UnsafeMutablePointer<addrinfo>? = list
         while let current = node {
-            if let socketAddress = current.pointee.ai_addr, Int(current.pointee.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size {
+            if let socketAddress = current.pointee.ai_addr,
+                Int(current.pointee.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size
+            {
                 var address = Address()
                 address.length = current.pointee.ai_addrlen
-                withUnsafeMutableBytes(of: &address.storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: socketAddress, count: Int(current.pointee.ai_addrlen))) }
+                withUnsafeMutableBytes(of: &address.storage) {
+                    $0.copyMemory(
+                        from: UnsafeRawBufferPointer(start: socketAddress, count: Int(current.pointee.ai_addrlen)))
+                }
                 addresses.append(address)
             }
             node = current.pointee.ai_next

@@ -31,12 +31,15 @@ struct UpstreamHead: Sendable {
     mutating func addHeader(_ line: UnsafeRawBufferPointer, colon: Int) {
         var valueStart = colon + 1, valueEnd = line.count
         while valueStart < valueEnd, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
-        while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 || line[valueEnd - 1] == 0x0D { valueEnd -= 1 }
+        while valueEnd > valueStart,
+            line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 || line[valueEnd - 1] == 0x0D
+        { valueEnd -= 1 }
         let start = bytes.count
         bytes.append(contentsOf: line)
         bytes.append(0)
         bytes[start + colon] = 0
-        let value = valueStart == valueEnd ? (start + colon)..<(start + colon) : (start + valueStart)..<(start + valueEnd)
+        let value =
+            valueStart == valueEnd ? (start + colon)..<(start + colon) : (start + valueStart)..<(start + valueEnd)
         if !value.isEmpty { bytes[value.upperBound] = 0 }
         fields.append(((start)..<(start + colon), value))
         if foldedHeaders != nil {
@@ -70,13 +73,16 @@ struct UpstreamHead: Sendable {
     /// strings; valid during the call only.
     func forEachClientHeader(_ body: (_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>) -> Void) {
         if foldedHeaders != nil {
-            for header in clientHeaders { header.name.withCString { name in header.value.withCString { body(name, $0) } } }
+            for header in clientHeaders {
+                header.name.withCString { name in header.value.withCString { body(name, $0) } }
+            }
             return
         }
         bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             var hopByHop = HopByHopHeaders()
-            for field in fields where UnsafeBufferPointer(rebasing: buffer[field.name]).equalsLowercased(Self.connection) {
+            for field in fields
+            where UnsafeBufferPointer(rebasing: buffer[field.name]).equalsLowercased(Self.connection) {
                 hopByHop.addConnection(UnsafeBufferPointer(rebasing: buffer[field.value]))
             }
             for field in fields {
@@ -90,7 +96,8 @@ struct UpstreamHead: Sendable {
     /// The value of `Content-Encoding`, in lower case and trimmed; nil without one (or `identity`).
     var contentEncoding: String? {
         let values = headers.filter { $0.isNamed("content-encoding") }.map { $0.value }
-        let encoding = values.joined(separator: ",").split(separator: ",").map { $0.trimmingWhitespace.lowercased() }.filter { $0 != "identity" && !$0.isEmpty }
+        let encoding = values.joined(separator: ",").split(separator: ",").map { $0.trimmingWhitespace.lowercased() }
+            .filter { $0 != "identity" && !$0.isEmpty }
         return encoding.isEmpty ? nil : encoding.joined(separator: ", ")
     }
 
@@ -122,7 +129,8 @@ struct UpstreamHead: Sendable {
             if content.starts(with: Self.statusLineStart) {
                 var code = 0
                 if let space = content.firstIndex(of: UInt8(ascii: " ")) {
-                    for byte in content[(space + 1)...].prefix(3) where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    for byte in content[(space + 1)...].prefix(3)
+                    where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                         code = code * 10 + Int(byte - UInt8(ascii: "0"))
                     }
                 }
@@ -146,7 +154,8 @@ struct UpstreamHead: Sendable {
                 let name = UnsafeBufferPointer(rebasing: buffer[field.name])
                 if name.equalsLowercased(Self.transferEncoding) { return }
                 if length == nil, name.equalsLowercased(Self.contentLengthName) {
-                    length = UpstreamResponseReader.decimal(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[field.value])))
+                    length = UpstreamResponseReader.decimal(
+                        UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[field.value])))
                 }
             }
             contentLength = length
@@ -158,7 +167,9 @@ extension StringProtocol {
     /// Without leading and trailing spaces and tabs.
     var trimmingWhitespace: String {
         let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else {
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+            let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else {
             return ""
         }
         return String(decoding: bytes[first...last], as: UTF8.self)

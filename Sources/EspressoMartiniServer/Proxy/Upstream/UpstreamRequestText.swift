@@ -65,7 +65,9 @@ final class UpstreamRequestText {
 
     func append(_ source: UnsafeRawBufferPointer) {
         reserve(source.count)
-        if let base = source.baseAddress { (bytes + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: source.count) }
+        if let base = source.baseAddress {
+            (bytes + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: source.count)
+        }
         count += source.count
     }
 

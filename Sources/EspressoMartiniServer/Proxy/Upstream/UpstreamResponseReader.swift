@@ -77,7 +77,9 @@ struct UpstreamResponseReader {
                 guard let lineEnd = Self.index(of: 0x0A, in: bytes, from: at) else {
                     partialLine.append(contentsOf: bytes[at...])
                     at = bytes.count
-                    if partialLine.count > Self.headLimit { return .malformed("a line of the target's answer is longer than \(Self.headLimit) bytes") }
+                    if partialLine.count > Self.headLimit {
+                        return .malformed("a line of the target's answer is longer than \(Self.headLimit) bytes")
+                    }
                     return .needsMore
                 }
                 let problem: String?
@@ -122,7 +124,9 @@ struct UpstreamResponseReader {
         case .complete:
             return nil
         default:
-            return hasStarted ? "the target closed the connection before its answer was complete" : "the target closed the connection without an answer"
+            return hasStarted
+                ? "the target closed the connection before its answer was complete"
+                : "the target closed the connection without an answer"
         }
     }
 
@@ -137,7 +141,9 @@ struct UpstreamResponseReader {
             headSize += line.count
             guard headSize <= Self.headLimit else { return "the target's head is longer than \(Self.headLimit) bytes" }
             if statusCode == 0 {
-                guard let code = Self.statusCode(content) else { return "the target's answer does not start with an HTTP/1 status line" }
+                guard let code = Self.statusCode(content) else {
+                    return "the target's answer does not start with an HTTP/1 status line"
+                }
                 statusCode = code
                 isHTTP10 = content[7] == UInt8(ascii: "0")
                 head = UpstreamHead(statusCode: code)
@@ -208,10 +214,13 @@ struct UpstreamResponseReader {
             if contentLength == nil { closes = true }
         } else if Self.named(name, Self.transferEncodingName) {
             // The last coding decides: chunked ends the body; any other runs to the connection's end.
-            let last = value.split(separator: UInt8(ascii: ",")).last.map { Self.trimmed(UnsafeRawBufferPointer(rebasing: $0)) }
+            let last = value.split(separator: UInt8(ascii: ",")).last.map {
+                Self.trimmed(UnsafeRawBufferPointer(rebasing: $0))
+            }
             transferEncodingIsChunked = last.map { Self.named($0, Self.chunkedName) } ?? false
         } else if Self.named(name, Self.connectionName) {
-            for token in value.split(separator: UInt8(ascii: ",")) where Self.named(Self.trimmed(UnsafeRawBufferPointer(rebasing: token)), Self.closeName) {
+            for token in value.split(separator: UInt8(ascii: ","))
+            where Self.named(Self.trimmed(UnsafeRawBufferPointer(rebasing: token)), Self.closeName) {
                 closes = true
             }
         }
@@ -225,15 +234,20 @@ struct UpstreamResponseReader {
 
     /// Where `byte` first is in `bytes` from `start` on.
     private static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard start < bytes.count, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return nil }
         return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// `HTTP/1.x NNN …` → NNN.
     private static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
-        guard line.count >= 12, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
-              line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"), line[5] == UInt8(ascii: "1"), line[6] == UInt8(ascii: "."),
-              line[8] == UInt8(ascii: " ") else { return nil }
+        guard line.count >= 12, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"),
+            line[2] == UInt8(ascii: "T"),
+            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"), line[5] == UInt8(ascii: "1"),
+            line[6] == UInt8(ascii: "."),
+            line[8] == UInt8(ascii: " ")
+        else { return nil }
         var code = 0
         for byte in line[9..<12] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

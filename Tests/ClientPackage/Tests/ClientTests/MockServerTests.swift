@@ -2,7 +2,7 @@ import EspressoMartiniClient
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The client library from a test suite's side, with Swift Testing, against the real binary (found on PATH).
@@ -12,7 +12,9 @@ import FoundationNetworking
         defer { server.stop() }
         #expect(server.baseURL.absoluteString.hasPrefix("http://127.0.0.1:"))
 
-        #expect(try await Fixture.send(server, "POST", "/api/v1/orders", json: #"{"tier": "gold", "items": [1, 2]}"#).status == 201)
+        #expect(
+            try await Fixture.send(server, "POST", "/api/v1/orders", json: #"{"tier": "gold", "items": [1, 2]}"#).status
+                == 201)
         try await Fixture.send(server, "POST", "/api/v1/orders", json: #"{"tier": "silver"}"#)
         try await Fixture.send(server, "POST", "/api/v1/orders", json: #"{"tier": "gold"}"#)
         try await Fixture.send(server, "GET", "/api/v1/orders/A-42?expand=items")
@@ -21,7 +23,10 @@ import FoundationNetworking
         #expect(try await server.count(method: "post") == 3)
         #expect(try await server.count(method: "POST", path: "/api/v1/orders", when: ["json": ["/tier": "gold"]]) == 2)
         #expect(try await server.count(when: ["json": ["/items/1": ["equals": 2]]]) == 1)
-        #expect(try await server.count(path: "/api/v1/orders/{id}", when: ["path": ["id": ["prefix": "A-"]], "query": ["expand": "items"]]) == 1)
+        #expect(
+            try await server.count(
+                path: "/api/v1/orders/{id}", when: ["path": ["id": ["prefix": "A-"]], "query": ["expand": "items"]])
+                == 1)
         #expect(try await server.count(path: "/api/**") == 4)
         #expect(try await server.count(when: ["headers": ["Content-Type": ["contains": "json"]]]) == 3)
 
@@ -38,7 +43,9 @@ import FoundationNetworking
         defer { server.stop() }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for number in 0..<40 {
-                group.addTask { try await Fixture.send(server, "POST", "/api/v1/orders", json: #"{"n": \#(number)}"#).status }
+                group.addTask {
+                    try await Fixture.send(server, "POST", "/api/v1/orders", json: #"{"n": \#(number)}"#).status
+                }
             }
             for try await status in group { #expect(status == 201) }
         }
@@ -62,7 +69,9 @@ import FoundationNetworking
         #expect(try await first.requests().allSatisfy { $0.session == "run-1" })
 
         try await first.reset()
-        #expect(try await Fixture.send(first, "GET", "/api/v1/orders/1").body.contains("pending"), "run-1's counters start over")
+        #expect(
+            try await Fixture.send(first, "GET", "/api/v1/orders/1").body.contains("pending"),
+            "run-1's counters start over")
         #expect(try await Fixture.send(second, "GET", "/api/v1/orders/1").body.contains("shipped"), "run-2's do not")
 
         try await first.clearRequests()
@@ -100,7 +109,10 @@ import FoundationNetworking
         } catch let MockServerError.refused(status, _, errors) {
             #expect(status == 422)
             #expect(errors.count == 1)
-            #expect(errors.first?.hasSuffix("api/v1/carts/GET/configuration.json:2:18: error: 'status_code' 700 is out of range; use a status from 200 to 599") == true)
+            #expect(
+                errors.first?.hasSuffix(
+                    "api/v1/carts/GET/configuration.json:2:18: error: 'status_code' 700 is out of range; use a status from 200 to 599"
+                ) == true)
         }
         #expect(try await Fixture.send(server, "GET", "/api/v1/carts").status == 200, "the tree it had still serves")
     }
@@ -117,7 +129,11 @@ import FoundationNetworking
             #expect(message.contains("did you mean 'query'?"))
         }
         await #expect(throws: MockServerError.self) { try await server.count(path: "/files/**/x") }
-        await #expect(throws: MockServerError.invalidArgument("'when' must hold only strings, numbers, booleans, null, arrays and dictionaries: [\"json\": 2024-01-01 00:00:00 +0000]")) {
+        await #expect(
+            throws: MockServerError.invalidArgument(
+                "'when' must hold only strings, numbers, booleans, null, arrays and dictionaries: [\"json\": 2024-01-01 00:00:00 +0000]"
+            )
+        ) {
             try await server.count(when: ["json": Date(timeIntervalSince1970: 1_704_067_200)])
         }
     }
@@ -189,7 +205,9 @@ import FoundationNetworking
             configuration: Fixture.folder.appendingPathComponent("echo/configuration.json").path
         )
         defer { echo.stop() }
-        #expect(try await MockServer(baseURL: echo.baseURL, adminToken: "s3cret").cache()["authorization"] as? String == "Bearer s3cret")
+        #expect(
+            try await MockServer(baseURL: echo.baseURL, adminToken: "s3cret").cache()["authorization"] as? String
+                == "Bearer s3cret")
         #expect(try await MockServer(baseURL: echo.baseURL).cache()["authorization"] as? String == "")
     }
 }

@@ -52,7 +52,12 @@ import Testing
                 }
             }
 
-            func complete() { handler.requestCompleted(state) }
+            /// The request's end, as libmicrohttpd ends it: the handler is told, then the response sent is let go
+            /// of (and with it the answer's body, which holds the connection).
+            func complete() {
+                handler.requestCompleted(state)
+                connection.close()
+            }
         }
 
         func request(_ method: String, _ target: String, headers: [HTTPHeader] = []) -> InFlight {

@@ -144,7 +144,7 @@ test-run-packages: build
 # forwarded requests run in parallel against the sanitized server. The other end-to-end suites (parsing,
 # listings, schemas, imports, the browser, and the hardening suite's loads, which measure the process from
 # outside) run no thread those do not, and tripled the run's time.
-TSAN_TESTS = ^(EspressoMartiniTests|EspressoMartiniServerTests|EspressoMartiniDaemonTests)\.|^EndToEndTests\.(CallCounterTests|SequenceModeTests|SessionTests|ReloadUnderLoadTests|HotReloadTests|DelayTests|ShutdownTests|ScriptServingTests|ScriptFailureTests|StreamTests|SlowNetworkTests|ForwardingTests|RecordingTests|ServingLoopTests|TargetAnswerTests|RequestCountTests|AdminAPITests|DecisionPathTests|ReadmeTourTests)/
+TSAN_TESTS = ^(EspressoMartiniTests|EspressoMartiniServerTests|EspressoMartiniDaemonTests)\.|^EndToEndTests\.(CallCounterTests|SequenceModeTests|SessionTests|ReloadUnderLoadTests|HotReloadTests|DelayTests|ShutdownTests|ScriptServingTests|ScriptFailureTests|StreamTests|SlowNetworkTests|ForwardingTests|RecordingTests|ServingLoopTests|TargetAnswerTests|RequestCountTests|AdminAPITests|DecisionPathTests|ReadmeTourTests|RuntimeExchangeTests)/
 
 # Under a sanitizer every server runs several times slower: at most SANITIZED_TESTS tests at once, so that
 # the servers of the ones running are not starved past the tests' bounded waits on a 2-core machine.

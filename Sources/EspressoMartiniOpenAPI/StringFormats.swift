@@ -1,3 +1,5 @@
+import EspressoMartini
+
 /// A string for each `format` the generator knows, valid by its RFC; `variation` > 0 gives others of the same
 /// format (for arrays whose items must be unique).
 enum StringFormats {
@@ -19,7 +21,7 @@ enum StringFormats {
             guard variation > 0 else { return "3fa85f64-5717-4562-b3fc-2c963f66afa6" }
             let tail = String(variation, radix: 16)
             return "3fa85f64-5717-4562-b3fc-" + String(repeating: "0", count: max(0, 12 - tail.count)) + tail
-        case "byte": return base64(Array("example\(variation == 0 ? "" : String(number))".utf8))
+        case "byte": return Base64.encode(Array("example\(variation == 0 ? "" : String(number))".utf8))
         case "json-pointer": return "/example"
         case "relative-json-pointer": return "0"
         case "regex": return "^example$"
@@ -32,19 +34,5 @@ enum StringFormats {
 
     private static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0\(value)" : String(value)
-    }
-
-    /// Standard base64 with padding (`format: byte`).
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var text = ""
-        for start in stride(from: 0, to: bytes.count, by: 3) {
-            let chunk = Array(bytes[start..<min(start + 3, bytes.count)])
-            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for index in 0..<4 {
-                text.append(index <= chunk.count ? alphabet[(value >> (18 - 6 * index)) & 0x3F] : "=")
-            }
-        }
-        return text
     }
 }

@@ -75,10 +75,12 @@ extension HTTPServer {
         _ state: RequestState, on connection: some RequestConnection, url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>
     ) {
-        let tree = service.tree
+        let served = service.served
+        let tree = served.tree
         state.tree = tree
         if journal != nil { state.bodyLimit = JournalEntry.bodyLimit }
-        let request = makeRequest(state, on: connection, url: url, method: method)
+        var request = makeRequest(state, on: connection, url: url, method: method)
+        request.runtime = served.runtime
         switch decider.plan(atHeaders: request, tree: tree) {
         case .decided(let plan):
             decide(plan, for: request, state: state, on: connection)
@@ -90,10 +92,10 @@ extension HTTPServer {
             state.request = request
         case .admin:
             // Who asks matters to the admin API alone: the client's address is read for its requests only. It
-            // reads the bodies of `requests/count` and `requests/find`, kept as the journal keeps any body.
+            // reads the bodies of `requests/count` and `requests/find`, and of `exchanges`, up to its limit.
             var admin = request
             admin.client = connection.clientAddress
-            state.bodyLimit = max(state.bodyLimit, JournalEntry.bodyLimit)
+            state.bodyLimit = max(state.bodyLimit, AdminAPI.bodyLimit)
             state.phase = .awaitingBody
             state.request = admin
         }

@@ -28,7 +28,7 @@ final class RequestState: @unchecked Sendable {
     /// What answers it, once decided.
     var decision: Decision?
     /// While the plan awaits the body: the route the request's exchange was found by (nil for the admin API).
-    var awaitedRoute: RouteMatch?
+    var awaitedRoute: ResolvedRoute?
     /// The whole body has arrived (the access handler's last call).
     var bodyComplete = false
     /// The tree in service when the headers arrived, which decides the request.

@@ -1,5 +1,5 @@
 extension AdminAPI {
-    /// How much of a `requests/count` or `requests/find` body the server keeps: what the journal keeps of any body.
+    /// How much of a `requests/count`, `find` or `verify` body the server reads: what the journal keeps of any body.
     static let filterBodyLimit = JournalEntry.bodyLimit
 
     /// `GET requests`: the journal, oldest first, filtered by the query (`method`, `path`, `status`,
@@ -59,31 +59,28 @@ extension AdminAPI {
     /// The filter a `requests/count` or `requests/find` body gives, with `?session=NAME`; or the `400`
     /// saying what is wrong (every problem, as a load reports them, positions in the body).
     private func postedFilter(_ request: Request, parser: any JSONParser) -> PostedFilter {
-        let query = request.queryParameters
-        if let other = query.fields.first(where: { $0.name != "session" }) {
-            let message =
-                "give '\(other.name)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
-            return .refused(.error(400, message, globalHeaders: globalHeaders))
-        }
         let body = request.body ?? []
-        guard request.bodySize <= body.count else {
-            let message =
-                "the body is \(request.bodySize) bytes; a filter may have \(Self.filterBodyLimit / 1024) KiB at most"
-            return .refused(.error(413, message, globalHeaders: globalHeaders))
-        }
+        if let refusal = filterBodyRefusal(request, body: body) { return .refused(refusal) }
         let (parsed, diagnostics) = JournalFilter.parse(body: body, parser: parser)
-        guard var filter = parsed else {
-            let errors = diagnostics.errors.map(\.description)
-            return .refused(
-                .json(
-                    400,
-                    .object([
-                        JSONMember(key: "error", value: .string(errors.first ?? "the body is not a filter")),
-                        JSONMember(key: "errors", value: .array(errors.map(JSONValue.string))),
-                    ]), globalHeaders: globalHeaders))
-        }
+        guard var filter = parsed else { return .refused(Self.problems(diagnostics, globalHeaders: globalHeaders)) }
         filter.session = Self.sessionName(request)
         return .filter(filter)
+    }
+
+    /// The `400` for a query with more than `session`, or the `413` for a body longer than a filter may be;
+    /// nil when neither applies.
+    func filterBodyRefusal(_ request: Request, body: [UInt8]) -> GeneratedAnswer? {
+        if let other = request.queryParameters.fields.first(where: { $0.name != "session" }) {
+            let message =
+                "give '\(other.name)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
+            return .error(400, message, globalHeaders: globalHeaders)
+        }
+        guard request.bodySize <= min(body.count, Self.filterBodyLimit) else {
+            let message =
+                "the body is \(request.bodySize) bytes; a filter may have \(Self.filterBodyLimit / 1024) KiB at most"
+            return .error(413, message, globalHeaders: globalHeaders)
+        }
+        return nil
     }
 
     private enum PostedFilter {

@@ -9,7 +9,14 @@ public struct AdminAPI: Sendable {
 
     private static let endpoints: [String: Endpoint] = [
         "health": Endpoint(allowed: [.get, .head]) { api, _, tree, _ in api.health(tree) },
-        "exchanges": Endpoint(allowed: [.get, .head]) { api, request, tree, _ in api.exchangeList(request, tree) },
+        "exchanges": Endpoint(allowed: [.get, .head, .post, .delete]) { api, request, tree, _ in
+            switch request.knownMethod {
+            case .post: api.addExchange(request)
+            case .delete: api.removeExchanges(request)
+            default: api.exchangeList(request, tree)
+            }
+        },
+        "exchanges/{id}": Endpoint(allowed: [.delete]) { api, request, _, _ in api.removeExchange(request) },
         "reset": Endpoint(allowed: [.post]) { api, request, tree, _ in api.reset(request, tree) },
         "reload": Endpoint(allowed: [.post]) { api, _, _, _ in api.reload() },
         "requests": Endpoint(allowed: [.get, .head, .delete]) { api, request, tree, decider in
@@ -17,6 +24,7 @@ public struct AdminAPI: Sendable {
         },
         "requests/count": Endpoint(allowed: [.post]) { api, request, _, decider in api.count(request, decider) },
         "requests/find": Endpoint(allowed: [.post]) { api, request, tree, decider in api.find(request, tree, decider) },
+        "requests/verify": Endpoint(allowed: [.post]) { api, request, _, decider in api.verify(request, decider) },
         "explain": Endpoint(allowed: [.get, .head]) { api, request, tree, decider in api.explain(request, tree, decider)
         },
         "cache": Endpoint(allowed: [.get, .head, .delete]) { api, request, _, _ in api.cache(request) },
@@ -56,9 +64,11 @@ public struct AdminAPI: Sendable {
         Self.endpoints[Self.endpointName(request.segments.segments)]?.allowed
     }
 
-    /// `requests/count` for `/__espressomartini/requests/count`.
+    /// `requests/count` for `/__espressomartini/requests/count`; `exchanges/{id}` for
+    /// `/__espressomartini/exchanges/r3`.
     private static func endpointName(_ segments: [String]) -> String {
-        segments.dropFirst().joined(separator: "/")
+        if segments.count == 3, segments[1] == "exchanges" { return "exchanges/{id}" }
+        return segments.dropFirst().joined(separator: "/")
     }
 
     private func health(_ tree: ServingTree) -> GeneratedAnswer {
@@ -67,6 +77,7 @@ public struct AdminAPI: Sendable {
             .object([
                 JSONMember(key: "status", value: .string("ok")),
                 JSONMember(key: "exchanges", value: .integer(Int64(tree.exchangeTree.exchanges.count))),
+                JSONMember(key: "runtime_exchanges", value: .integer(Int64(service.runtimeExchanges.count))),
             ]), globalHeaders: globalHeaders)
     }
 
@@ -75,38 +86,64 @@ public struct AdminAPI: Sendable {
         request.queryParameters.first(named: "session")
     }
 
-    /// With `?session=NAME`, that session's counts (0 for what it never called, and for a session not kept).
+    /// The tree's exchanges (`"source": "tree"`), then the runtime ones (`"source": "runtime"`, `id`,
+    /// `session`), oldest first. With `?session=NAME`, that session's counts (0 for what it never called,
+    /// and for a session not kept), and of the runtime exchanges only those its requests see.
     private func exchangeList(_ request: Request, _ tree: ServingTree) -> GeneratedAnswer {
         let named = Self.sessionName(request)
         let session = named.flatMap { service.sessions.existing(named: $0) }
-        let list = tree.exchangeTree.exchanges.enumerated().map { index, exchange in
-            let calls = (0..<exchange.counterCount).map { variant in
-                guard named != nil else { return tree.counter(exchangeAt: index, variant: variant).value }
-                return session?.calls(for: exchange.counterKey(variant)) ?? 0
+        func calls(_ exchange: Exchange, _ variant: Int) -> Int {
+            guard named != nil else { return service.counters.existing(for: exchange.counterKey(variant))?.value ?? 0 }
+            return session?.calls(for: exchange.counterKey(variant)) ?? 0
+        }
+        var list = tree.exchangeTree.exchanges.enumerated().map { index, exchange in
+            Self.listing(exchange, source: [JSONMember(key: "folder", value: .string(exchange.folder))]) { variant in
+                named == nil ? tree.counter(exchangeAt: index, variant: variant).value : calls(exchange, variant)
             }
-            var members = [
-                JSONMember(key: "method", value: .string(exchange.method.name)),
-                JSONMember(key: "route", value: .string(exchange.route.description)),
-                JSONMember(key: "folder", value: .string(exchange.folder)),
-                JSONMember(key: "responses", value: .integer(Int64(exchange.responses.count))),
-                JSONMember(key: "calls", value: .integer(Int64(calls.reduce(0, +)))),
+        }
+        for runtime in service.runtimeExchanges where named == nil || runtime.session == nil || runtime.session == named
+        {
+            let source = [
+                JSONMember(key: "id", value: .string(runtime.id)),
+                JSONMember(key: "session", value: runtime.session.map(JSONValue.string) ?? .null),
             ]
-            if !exchange.variants.isEmpty {
-                members.append(
-                    JSONMember(
-                        key: "variants",
-                        value: .array(
-                            zip(exchange.variants, calls).map { variant, calls in
-                                .object([
-                                    JSONMember(key: "when", value: .string(variant.conditions.summary)),
-                                    JSONMember(key: "responses", value: .integer(Int64(variant.responses.count))),
-                                    JSONMember(key: "calls", value: .integer(Int64(calls))),
-                                ])
-                            })))
-            }
-            return JSONValue.object(members)
+            list.append(
+                Self.listing(runtime.exchange, source: source) { variant in
+                    // A session's runtime exchange counts in that session, whoever lists it.
+                    guard named == nil, let own = runtime.session else { return calls(runtime.exchange, variant) }
+                    return service.sessions.existing(named: own)?.calls(for: runtime.exchange.counterKey(variant)) ?? 0
+                })
         }
         return .json(200, .array(list), globalHeaders: globalHeaders)
+    }
+
+    /// One exchange as `GET exchanges` lists it: `source` after its route (a tree's folder; a runtime
+    /// exchange's id and session), the calls of each of its counters, and last `"source"`.
+    private static func listing(_ exchange: Exchange, source: [JSONMember], calls: (Int) -> Int) -> JSONValue {
+        let counts = (0..<exchange.counterCount).map(calls)
+        var members =
+            [
+                JSONMember(key: "method", value: .string(exchange.method.name)),
+                JSONMember(key: "route", value: .string(exchange.route.description)),
+            ] + source + [
+                JSONMember(key: "responses", value: .integer(Int64(exchange.responses.count))),
+                JSONMember(key: "calls", value: .integer(Int64(counts.reduce(0, +)))),
+            ]
+        if !exchange.variants.isEmpty {
+            members.append(
+                JSONMember(
+                    key: "variants",
+                    value: .array(
+                        zip(exchange.variants, counts).map { variant, calls in
+                            .object([
+                                JSONMember(key: "when", value: .string(variant.conditions.summary)),
+                                JSONMember(key: "responses", value: .integer(Int64(variant.responses.count))),
+                                JSONMember(key: "calls", value: .integer(Int64(calls))),
+                            ])
+                        })))
+        }
+        members.append(JSONMember(key: "source", value: .string(exchange.runtimeID == 0 ? "tree" : "runtime")))
+        return .object(members)
     }
 
     /// All counters, or with `method=M&route=R` only that exchange's. The route may be spelled as the
@@ -121,20 +158,22 @@ public struct AdminAPI: Sendable {
             if named == nil { service.counters.resetAll() } else { session?.resetAll() }
             return .empty(204, globalHeaders: globalHeaders)
         case (let method?, let route?):
+            // The tree's exchange and the runtime ones with that method and route, each with its own counters.
             let pattern = RoutePattern(parsing: route)
-            guard
-                let index = tree.exchangeTree.exchanges.firstIndex(where: {
-                    $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
-                })
-            else {
+            let matching = (tree.exchangeTree.exchanges + service.runtimeExchanges.map(\.exchange)).filter {
+                $0.method.name == method.uppercased() && $0.route.matchesSameRequests(as: pattern)
+            }
+            guard !matching.isEmpty else {
                 return .error(404, "no exchange \(method.uppercased()) \(route) to reset", globalHeaders: globalHeaders)
             }
-            let exchange = tree.exchangeTree.exchanges[index]
-            for variant in 0..<exchange.counterCount {
-                if named == nil {
-                    tree.counter(exchangeAt: index, variant: variant).reset()
-                } else if let session, session.calls(for: exchange.counterKey(variant)) > 0 {
-                    session.counter(for: exchange.counterKey(variant)).reset()
+            for exchange in matching {
+                for variant in 0..<exchange.counterCount {
+                    let key = exchange.counterKey(variant)
+                    if named == nil {
+                        service.counters.existing(for: key)?.reset()
+                    } else {
+                        session?.existingCounter(for: key)?.reset()
+                    }
                 }
             }
             return .empty(204, globalHeaders: globalHeaders)
@@ -185,6 +224,7 @@ public struct AdminAPI: Sendable {
             Self.sessionName(request).map { service.sessions.existing(named: $0) ?? Session(name: $0) }
             ?? request.session
         explained.client = request.client
+        explained.runtime = request.runtime
         return .json(
             200, Explanation(explaining: explained, in: tree, decider: decider).json, globalHeaders: globalHeaders)
     }

@@ -3,7 +3,7 @@ extension ServerConfiguration {
         "hostname", "port", "delay", "log_level", "logLevel", "requests_folder", "headers", "admin", "watch",
         "connection_timeout", "connection_limit",
         "cors", "tls", "session_header", "max_sessions", "script_timeout", "script_memory", "journal_size", "bandwidth",
-        "network", "admin_token",
+        "network", "admin_token", "max_runtime_exchanges",
         "admin_access", "proxy", "environment",
     ]
 
@@ -131,6 +131,9 @@ extension ServerConfiguration {
         case "journal_size":
             guard let size = member.integer(in: 1...1_000_000, into: &diagnostics) else { return }
             configuration.journalSize = size
+        case "max_runtime_exchanges":
+            guard let limit = member.integer(in: 0...1_000_000, into: &diagnostics) else { return }
+            configuration.maxRuntimeExchanges = limit
         case "script_timeout":
             guard let seconds = member.seconds(in: 0.01...3600, written: "0.01 to 3600", into: &diagnostics) else {
                 return

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var proxy: ProxyConfiguration?
     /// Requests the admin API's journal keeps, the last ones (doc/admin-api.md).
     public var journalSize = RequestJournal.defaultCapacity
+    /// Runtime exchanges kept at most, server-wide and sessions' together (doc/admin-api.md); 0 refuses every one.
+    public var maxRuntimeExchanges = 10_000
 
     public init() {}
 

@@ -59,6 +59,14 @@ public final class CallCounters: Sendable {
         }
     }
 
+    /// The counter of `key`, if one is kept (the tree in service's, a runtime exchange's).
+    public func existing(for key: Exchange.CounterKey) -> CallCounter? {
+        table.withLock { table in
+            table.fileUnfiled()
+            return table.byKey[key]
+        }
+    }
+
     public func resetAll() {
         table.withLock { table in
             table.fileUnfiled()

@@ -4,8 +4,20 @@ extension Explanation {
         public enum Reason: Sendable, Equatable {
             /// It has an exchange for the method, but a more specific route answers (or has the variants).
             case lessSpecific
+            /// It matches the same requests as the route chosen, which comes first: a session's runtime
+            /// exchange before a server-wide one, a runtime exchange before the tree's (doc/admin-api.md).
+            case overridden
             /// It has no exchange for the method the search asked for.
             case noExchangeForMethod
+
+            /// As JSON says it: `less_specific`, `overridden`, `no_exchange_for_method`.
+            public var name: String {
+                switch self {
+                case .lessSpecific: "less_specific"
+                case .overridden: "overridden"
+                case .noExchangeForMethod: "no_exchange_for_method"
+                }
+            }
         }
 
         /// As the folders spell it.

@@ -4,11 +4,11 @@ extension Explanation {
     ///
     ///     {"method": "GET", "path": "/products/7", "query": "page=2", "status": 200, "outcome": "exchange",
     ///      "session": null,
-    ///      "exchange": {"method", "route", "folder"}, "variant": 0, "sequence": "repeat_last",
+    ///      "exchange": {"method", "route", "folder", "source", "id", "session"}, "variant": 0, "sequence": "repeat_last",
     ///      "response": {"position", "count", "calls", "status_code", "response_file" | "body" | "stream", "delay"},
     ///      "network": {"profile", "bytes_per_second", "latency"} | null,
     ///      "variants": [{"variant", "when", "result": "holds" | "fails" | "not_tried", "mismatch"}],
-    ///      "other_routes": [{"route", "methods", "reason": "less_specific" | "no_exchange_for_method"}],
+    ///      "other_routes": [{"route", "methods", "reason": "less_specific" | "overridden" | "no_exchange_for_method"}],
     ///      "allowed": [...], "closest": ["GET /products/{id}"], "forwarded_to": "https://api.example.com" | null}
     public var json: JSONValue {
         var allowed: [HTTPMethod] = []
@@ -21,7 +21,8 @@ extension Explanation {
             JSONMember(key: "session", value: request.session.map { .string($0.name) } ?? .null),
             JSONMember(key: "status", value: statusCode.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "outcome", value: .string(plan.name)),
-            JSONMember(key: "exchange", value: exchange.map(Self.json(exchange:)) ?? .null),
+            JSONMember(
+                key: "exchange", value: exchange.map { Self.json(exchange: $0, runtime: runtimeExchange) } ?? .null),
             JSONMember(key: "variant", value: choice?.variant.map { .integer(Int64($0)) } ?? .null),
             JSONMember(key: "sequence", value: sequenceMode.map { .string($0.rawValue) } ?? .null),
             JSONMember(key: "response", value: responseJSON),
@@ -34,12 +35,20 @@ extension Explanation {
         ])
     }
 
-    private static func json(exchange: Exchange) -> JSONValue {
-        .object([
+    /// `{"method", "route", "folder", "source": "tree"}`, or for a runtime exchange `"folder": null,
+    /// "source": "runtime", "id", "session"`.
+    private static func json(exchange: Exchange, runtime: RuntimeExchange?) -> JSONValue {
+        var members = [
             JSONMember(key: "method", value: .string(exchange.method.name)),
             JSONMember(key: "route", value: .string(exchange.route.description)),
-            JSONMember(key: "folder", value: .string(exchange.folder)),
-        ])
+            JSONMember(key: "folder", value: runtime == nil ? .string(exchange.folder) : .null),
+            JSONMember(key: "source", value: .string(runtime == nil ? "tree" : "runtime")),
+        ]
+        if let runtime {
+            members.append(JSONMember(key: "id", value: .string(runtime.id)))
+            members.append(JSONMember(key: "session", value: runtime.session.map(JSONValue.string) ?? .null))
+        }
+        return .object(members)
     }
 
     private var responseJSON: JSONValue {
@@ -90,7 +99,7 @@ extension Explanation {
             JSONMember(key: "methods", value: .array(route.methods.map { .string($0.name) })),
             JSONMember(
                 key: "reason",
-                value: .string(route.reason == .lessSpecific ? "less_specific" : "no_exchange_for_method")),
+                value: .string(route.reason.name)),
         ])
     }
 }

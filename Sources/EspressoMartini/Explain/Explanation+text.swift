@@ -3,7 +3,7 @@ extension Explanation {
     ///
     ///     GET /products/7?page=2
     ///     answer:   200 from GET /products/{id}, variant 1 of 2, response 1 of 2
-    ///     folder:   products/{id}/GET
+    ///     folder:   products/{id}/GET       (for a runtime exchange: `source:   runtime exchange r3`)
     ///     response: 200 page-2.json
     ///     network:  3g: 0.1s before the first byte, then the body at 780kbit (97500 bytes/s)
     ///     variants:
@@ -15,7 +15,11 @@ extension Explanation {
         var lines = [request.method + " " + request.path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)]
         if let session = request.session { lines.append("session:  " + session.name) }
         lines.append("answer:   " + answerLine)
-        if let exchange { lines.append("folder:   " + exchange.folder) }
+        if let runtimeExchange {
+            lines.append("source:   runtime exchange " + runtimeExchange.id + runtimeExchange.scopeDescription)
+        } else if let exchange {
+            lines.append("folder:   " + exchange.folder)
+        }
         if let response {
             lines.append("response: \(response.summary)")
         }
@@ -63,7 +67,7 @@ extension Explanation {
             if let (position, count) = sequencePosition { line += ", response \(position + 1) of \(count)" }
             if let mode = sequenceMode, mode != .repeatLast { line += " (sequence \(mode.rawValue))" }
             return line
-        case .noVariant(let index, _):
+        case .noVariant(let index, _, _):
             let exchange = tree.exchanges[index]
             return "404, no variant of \(exchange.method.name) \(exchange.route) holds"
         case .methodNotAllowed(let allowed):
@@ -109,6 +113,7 @@ extension Explanation {
     private func describe(_ reason: OtherRoute.Reason) -> String {
         switch reason {
         case .lessSpecific: "less specific than \(exchange?.route.description ?? "the route chosen")"
+        case .overridden: "the same requests as \(exchange?.route.description ?? "the route chosen"), which comes first"
         case .noExchangeForMethod: "no \(request.method) exchange"
         }
     }

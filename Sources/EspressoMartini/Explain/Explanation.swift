@@ -5,7 +5,10 @@
 /// and moves nothing.
 public struct Explanation: Sendable {
     public let request: Request
+    /// The tree the chosen exchange is in: a runtime exchanges' one, or the tree in service.
     public let tree: ExchangeTree
+    /// The chosen exchange when it is a runtime one (doc/admin-api.md).
+    public let runtimeExchange: RuntimeExchange?
     /// What the server would do, as `Decider.plan` says.
     public let plan: Plan
     /// For an exchange chosen by its route: each of its variants in file order; empty otherwise.
@@ -25,20 +28,30 @@ public struct Explanation: Sendable {
     /// without), as `decider` plans it.
     public init(explaining request: Request, in tree: ServingTree, decider: Decider) {
         self.request = request
-        self.tree = tree.exchangeTree
         plan = decider.plan(request, tree: tree)
         if case .forward = plan { forwardTarget = decider.proxy?.target } else { forwardTarget = nil }
         let treePlan = Self.treePlan(plan)
+        let chosen = treePlan?.overlay ?? tree
+        self.tree = chosen.exchangeTree
+        runtimeExchange = treePlan.flatMap { plan in
+            plan.exchangeIndex.flatMap { index in
+                let exchange = chosen.exchangeTree.exchanges[index]
+                return request.runtime?.exchanges.first { $0.exchange === exchange }
+            }
+        }
         variants =
-            treePlan.map { Self.verdicts(of: $0, in: tree.exchangeTree, request: request, parser: decider.parser) }
+            treePlan.map { Self.verdicts(of: $0, in: chosen.exchangeTree, request: request, parser: decider.parser) }
             ?? []
-        closest =
-            if case .notFound = treePlan {
-                tree.exchangeTree.closest(to: request.segments.segments, method: request.method)
-            } else { [] }
-        otherRoutes = treePlan.map { Self.otherRoutes(of: request, in: tree.exchangeTree, plan: $0) } ?? []
+        closest = if case .notFound = treePlan { Decider.closest(to: request, in: tree) } else { [] }
+        let seen = (request.runtime?.visibleExchanges(for: request.session) ?? []) + tree.exchangeTree.exchanges
+        otherRoutes =
+            treePlan.map {
+                Self.otherRoutes(
+                    of: request, among: seen, chosen: $0.exchangeIndex.map { chosen.exchangeTree.exchanges[$0] },
+                    plan: $0)
+            } ?? []
         if case .exchange(let choice) = plan, let position = choice.position {
-            network = tree.network(tree.slot(exchangeAt: choice.exchange, position: position))
+            network = chosen.network(chosen.slot(exchangeAt: choice.exchange, position: position))
         } else {
             network = nil
         }
@@ -64,7 +77,7 @@ public struct Explanation: Sendable {
         case .exchange(let choice):
             answering = choice.variant
             model = choice.model ?? RequestModel(request, route: exchange.route, parser: parser)
-        case .noVariant(_, let planned): model = planned
+        case .noVariant(_, let planned, _): model = planned
         default: return []
         }
         return exchange.variants.indices.map { variant in
@@ -131,18 +144,18 @@ public struct Explanation: Sendable {
     /// Every route but the chosen one that matches the path, grouped by spelling, most specific first.
     /// One that has an exchange for the method searched (`GET` for a `HEAD` answered as `GET`) loses on
     /// precedence; any other lacks the method.
-    private static func otherRoutes(of request: Request, in tree: ExchangeTree, plan: Plan) -> [OtherRoute] {
-        let chosen: Exchange?
+    private static func otherRoutes(
+        of request: Request, among exchanges: [Exchange], chosen: Exchange?, plan: Plan
+    ) -> [OtherRoute] {
         switch plan {
-        case .exchange, .noVariant: chosen = plan.exchangeIndex.map { tree.exchanges[$0] }
-        case .methodNotAllowed, .preflight: chosen = nil
+        case .exchange, .noVariant, .methodNotAllowed, .preflight: break
         case .notFound, .dotSegment, .refused, .admin, .forward: return []
         }
         let path = request.segments.segments
         var routes: [(route: RoutePattern, methods: [HTTPMethod])] = []
-        for exchange in tree.exchanges where exchange.route != chosen?.route && exchange.route.matches(path) {
+        for exchange in exchanges where exchange.route != chosen?.route && exchange.route.matches(path) {
             if let known = routes.firstIndex(where: { $0.route == exchange.route }) {
-                routes[known].methods.append(exchange.method)
+                if !routes[known].methods.contains(exchange.method) { routes[known].methods.append(exchange.method) }
             } else {
                 routes.append((exchange.route, [exchange.method]))
             }
@@ -154,9 +167,11 @@ public struct Explanation: Sendable {
         }
         return routes.map { route, methods in
             let methods = methods.sorted { $0.rawValue < $1.rawValue }
-            let lessSpecific = chosen.map { methods.contains($0.method) } ?? false
-            return OtherRoute(
-                route: route, methods: methods, reason: lessSpecific ? .lessSpecific : .noExchangeForMethod)
+            guard let chosen, methods.contains(chosen.method) else {
+                return OtherRoute(route: route, methods: methods, reason: .noExchangeForMethod)
+            }
+            let reason: OtherRoute.Reason = route.matchesSameRequests(as: chosen.route) ? .overridden : .lessSpecific
+            return OtherRoute(route: route, methods: methods, reason: reason)
         }
     }
 }

@@ -13,10 +13,28 @@ extension JournalFilter {
     public static func parse(
         body: [UInt8], parser: any JSONParser
     ) -> (filter: JournalFilter?, diagnostics: Diagnostics) {
+        let (filter, _, diagnostics) = parse(body: body, parser: parser, verifying: false)
+        return (filter, diagnostics)
+    }
+
+    /// Reads a `requests/verify` body: a filter as `requests/count` takes it, and `count`, the number of
+    /// requests expected (at least one without it).
+    public static func parse(
+        verifyBody body: [UInt8], parser: any JSONParser
+    ) -> (filter: JournalFilter?, expected: CountExpectation, diagnostics: Diagnostics) {
+        let (filter, expected, diagnostics) = parse(body: body, parser: parser, verifying: true)
+        return (filter, expected ?? .atLeast(1), diagnostics)
+    }
+
+    private static func parse(
+        body: [UInt8], parser: any JSONParser, verifying: Bool
+    ) -> (filter: JournalFilter?, expected: CountExpectation?, diagnostics: Diagnostics) {
+        let keys = verifying ? bodyKeys + ["count"] : bodyKeys
+        var expected: CountExpectation?
         var diagnostics = Diagnostics()
         let file = bodyName
         guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-            return (JournalFilter(), diagnostics)
+            return (JournalFilter(), nil, diagnostics)
         }
         guard
             let (members, map) = parser.object(
@@ -24,7 +42,7 @@ extension JournalFilter {
                 notAnObject: {
                     "the body must be a JSON object such as {\"method\": \"POST\", \"path\": \"/api/orders\"}, found \($0)"
                 })
-        else { return (nil, diagnostics) }
+        else { return (nil, nil, diagnostics) }
         var filter = JournalFilter()
         for member in members where member.key != "when" {
             let at = map.value([member.key])
@@ -60,9 +78,11 @@ extension JournalFilter {
             case "unmatched":
                 guard case .bool(let flag) = member.value else { wrongType("true or false"); continue }
                 filter.unmatched = flag
+            case "count" where verifying:
+                expected = CountExpectation.read(member.value, file: file, map: map, into: &diagnostics)
             default:
-                var message = "unknown key '\(member.key)'; the body takes \(VariantConditions.list(bodyKeys))"
-                if let suggestion = Suggestion.closest(to: member.key, among: bodyKeys) {
+                var message = "unknown key '\(member.key)'; the body takes \(VariantConditions.list(keys))"
+                if let suggestion = Suggestion.closest(to: member.key, among: keys) {
                     message += "; did you mean '\(suggestion)'?"
                 }
                 diagnostics.error(file, map.key([member.key]), message)
@@ -73,7 +93,7 @@ extension JournalFilter {
             filter.conditions = VariantConditions.compile(
                 when, at: ["when"], pathCaptures: captures, file: file, map: map, into: &diagnostics)
         }
-        return (diagnostics.hasErrors ? nil : filter, diagnostics)
+        return (diagnostics.hasErrors ? nil : filter, expected, diagnostics)
     }
 
     /// Reads the query of `GET requests`: `method`, `path`, `status`, `unmatched=true`, `session`.
@@ -123,7 +143,7 @@ extension JournalFilter {
     }
 
     /// A route as a folder path spells it, refused where the loader would refuse its folders.
-    private static func route(_ text: String) -> Result<RoutePattern, Problem> {
+    static func route(_ text: String) -> Result<RoutePattern, Problem> {
         let pattern = RoutePattern(parsing: text)
         for (position, segment) in pattern.segments.enumerated() {
             if case .refused(let problem)? = FolderNameEscapes.decode(segment.spelling) {

@@ -69,7 +69,7 @@ public struct JournalFilter: Sendable {
     }
 
     /// The route conditions see without `path`: it captures nothing.
-    private static let noRoute = RoutePattern([])
+    static let noRoute = RoutePattern([])
 
     /// Above this many entries, a filter that reads more than a few fields (a path or conditions) reads
     /// the parts on every core: a count over a full journal of a hundred thousand requests is a test's
@@ -92,7 +92,7 @@ public struct JournalFilter: Sendable {
         }
     }
 
-    private static func sameWithoutCase(_ a: String, _ b: String) -> Bool {
+    static func sameWithoutCase(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { $0.lowercasedASCII == $1.lowercasedASCII }
     }
 }

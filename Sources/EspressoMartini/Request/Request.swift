@@ -26,6 +26,8 @@ public struct Request: Sendable {
     public var sessionRefusal: String?
     /// Where it came from; read by the server only where it matters (the admin API), nil elsewhere.
     public var client: ClientAddress?
+    /// The runtime exchanges in service when the request arrived (doc/admin-api.md); nil while there are none.
+    public var runtime: RuntimeRoutes?
 
     public init(
         method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]),

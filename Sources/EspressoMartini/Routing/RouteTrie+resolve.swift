@@ -15,6 +15,12 @@ extension RouteTrie {
         }
     }
 
+    /// The index of the exchange for exactly `method` (no `HEAD` falling back to `GET`) of the most
+    /// specific route matching `path`; nil when none has one.
+    public func exchange(for path: RequestPath, method: HTTPMethod) -> Int? {
+        path.withSegments { segments in find(segments, method: method, node: 0, depth: 0).map(Int.init) }
+    }
+
     /// The methods of every route that matches the path (`HEAD` included where there is `GET`),
     /// for the `Allow` header of a `405`; empty when no route matches.
     public func allowedMethods(_ path: RequestPath) -> [HTTPMethod] {

@@ -56,15 +56,25 @@ public final class Decider: Sendable {
     /// What `request` would get from `tree` now, with the counters of `request.session`. Moves nothing.
     /// `route`, when given, is what `tree.exchangeTree.resolve` gave for the request (the server looked it
     /// up at the request's headers, `plan(atHeaders:tree:)`).
-    public func plan(_ request: Request, tree: ServingTree, route: RouteMatch? = nil) -> Plan {
+    public func plan(_ request: Request, tree: ServingTree, route: ResolvedRoute? = nil) -> Plan {
         switch before(request) {
         case .planned(let plan): return plan
         case .admin: return admin(request)
-        case .tree:
-            return planFromTree(
-                request, route: route ?? tree.exchangeTree.resolve(request.segments, method: request.knownMethod),
-                tree: tree)
+        case .tree: return planFromTree(request, route: route ?? resolve(request, in: tree), tree: tree)
         }
+    }
+
+    /// The route `request` takes over `tree` and the runtime exchanges it sees (`request.runtime`).
+    @inline(__always)
+    func resolve(_ request: Request, in tree: ServingTree) -> ResolvedRoute {
+        if let runtime = request.runtime {
+            let overlays = runtime.overlays(for: request.session)
+            if !overlays.isEmpty {
+                return RuntimeRoutes.resolve(
+                    request.segments, method: request.knownMethod, overlays: overlays, base: tree.exchangeTree)
+            }
+        }
+        return ResolvedRoute(tree.exchangeTree.resolve(request.segments, method: request.knownMethod))
     }
 
     /// What the server does with `request` once its headers are in, before its body: `plan`'s answer when
@@ -75,9 +85,10 @@ public final class Decider: Sendable {
         case .admin: return .admin
         case .tree: break
         }
-        let route = tree.exchangeTree.resolve(request.segments, method: request.knownMethod)
-        if tree.readsBodies, case .exchange(let index) = route, tree.exchangeTree.exchanges[index].readsBody {
-            return .awaitsBody(route)
+        let route = resolve(request, in: tree)
+        if case .exchange(let index) = route.match {
+            let source = route.overlay ?? tree
+            if source.readsBodies, source.exchangeTree.exchanges[index].readsBody { return .awaitsBody(route) }
         }
         return .decided(planFromTree(request, route: route, tree: tree))
     }
@@ -114,7 +125,7 @@ public final class Decider: Sendable {
     /// it does not answer is forwarded. Inlined, so that a request plans as fast as it would without this
     /// function.
     @inline(__always)
-    private func planFromTree(_ request: Request, route: RouteMatch, tree: ServingTree) -> Plan {
+    private func planFromTree(_ request: Request, route: ResolvedRoute, tree: ServingTree) -> Plan {
         let plan = treeAnswer(request, route: route, tree: tree)
         guard forwarding != nil else { return plan }
         switch plan {
@@ -124,18 +135,22 @@ public final class Decider: Sendable {
     }
 
     @inline(__always)
-    private func treeAnswer(_ request: Request, route: RouteMatch, tree: ServingTree) -> Plan {
-        switch route {
+    private func treeAnswer(_ request: Request, route: ResolvedRoute, tree: ServingTree) -> Plan {
+        switch route.match {
         case .exchange(let index):
-            let exchange = tree.exchangeTree.exchanges[index]
+            let source = route.overlay ?? tree
+            let exchange = source.exchangeTree.exchanges[index]
             guard !exchange.variants.isEmpty else {
-                return .exchange(choice(exchange, at: index, variant: nil, model: nil, request: request, tree: tree))
+                return .exchange(
+                    choice(exchange, at: index, variant: nil, model: nil, request: request, in: source, route.overlay))
             }
             let model = RequestModel(request, route: exchange.route, parser: parser)
             guard let variant = exchange.variants.firstIndex(where: { $0.conditions.holds(for: model) }) else {
-                return .noVariant(exchange: index, model: model)
+                return .noVariant(exchange: index, model: model, overlay: route.overlay)
             }
-            return .exchange(choice(exchange, at: index, variant: variant, model: model, request: request, tree: tree))
+            return .exchange(
+                choice(exchange, at: index, variant: variant, model: model, request: request, in: source, route.overlay)
+            )
         case .methodNotAllowed(let methods):
             // Only a route without an OPTIONS exchange gets here: an OPTIONS exchange of the tree answers itself.
             return cors && CORSPreflight.isPreflight(request) ? .preflight(methods) : .methodNotAllowed(methods)
@@ -144,9 +159,12 @@ public final class Decider: Sendable {
         }
     }
 
-    /// The exchange's counter for the request's session and where its sequence stands.
+    /// The exchange's counter for the request's session and where its sequence stands; `tree` is the one
+    /// the exchange is in (`overlay`, or the tree in service).
     private func choice(
-        _ exchange: Exchange, at index: Int, variant: Int?, model: RequestModel?, request: Request, tree: ServingTree
+        _ exchange: Exchange, at index: Int, variant: Int?, model: RequestModel?, request: Request,
+        in tree: ServingTree,
+        _ overlay: ServingTree?
     ) -> ExchangeChoice {
         let counter =
             request.session.map { $0.existingCounter(for: exchange.counterKey(variant ?? 0)) }
@@ -157,7 +175,8 @@ public final class Decider: Sendable {
             responses.lowerBound + $0
         }
         return ExchangeChoice(
-            exchange: index, variant: variant, counter: counter, calls: calls, position: position, model: model)
+            exchange: index, overlay: overlay, variant: variant, counter: counter, calls: calls, position: position,
+            model: model)
     }
 
     /// Carries out `plan` (made by `plan` for the same request and tree): an exchange's counter steps, in
@@ -165,9 +184,10 @@ public final class Decider: Sendable {
     public func commit(_ plan: Plan, for request: Request, tree: ServingTree) -> Decision {
         switch plan {
         case .exchange(let choice):
-            return commit(choice, for: request, tree: tree)
-        case .noVariant(let index, let model):
-            return .generated(noVariant(tree.exchangeTree.exchanges[index], model: model, request: request))
+            return commit(choice, for: request, tree: choice.overlay ?? tree)
+        case .noVariant(let index, let model, let overlay):
+            return .generated(
+                noVariant((overlay ?? tree).exchangeTree.exchanges[index], model: model, request: request))
         case .methodNotAllowed(let methods):
             let allow = HTTPHeader(name: "Allow", value: methods.map(\.name).joined(separator: ", "))
             let message = "no \(request.method) exchange for \(request.path); allowed: \(allow.value)"
@@ -175,9 +195,7 @@ public final class Decider: Sendable {
         case .preflight(let methods):
             return .generated(CORSPreflight.answer(request, allowing: methods, globalHeaders: globalHeaders))
         case .notFound:
-            let closest = tree.exchangeTree.closest(to: request.segments.segments, method: request.method).map {
-                "\($0.method.name) \($0.route)"
-            }
+            let closest = Self.closest(to: request, in: tree).map { "\($0.method.name) \($0.route)" }
             return .generated(
                 .json(
                     404,
@@ -324,5 +342,14 @@ public final class Decider: Sendable {
                     )),
                 JSONMember(key: "route", value: .string(exchange.route.description)),
             ]), globalHeaders: globalHeaders)
+    }
+
+    /// Up to three exchanges, of the tree and of the runtime exchanges `request` sees, whose routes are most
+    /// like its path, for a `404`.
+    static func closest(to request: Request, in tree: ServingTree) -> [Exchange] {
+        let path = request.segments.segments
+        guard let runtime = request.runtime else { return tree.exchangeTree.closest(to: path, method: request.method) }
+        let exchanges = runtime.visibleExchanges(for: request.session) + tree.exchangeTree.exchanges
+        return ExchangeTree.closest(to: path, method: request.method, among: exchanges)
     }
 }

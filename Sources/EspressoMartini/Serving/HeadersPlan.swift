@@ -6,7 +6,7 @@ public enum HeadersPlan: Sendable {
     case decided(Plan)
     /// The request's exchange reads its body (variants, templates, scripts): planned once the body is in, or
     /// as soon as it outgrows what conditions read (`VariantConditions.bodyLimit`), on the route found now.
-    case awaitsBody(RouteMatch)
+    case awaitsBody(ResolvedRoute)
     /// The admin API: planned once the body is in (counting and finding requests read it), its client's
     /// address read for its access rules.
     case admin

@@ -5,8 +5,9 @@
 public enum Plan: Sendable {
     /// An exchange's route matches and (with variants) one of its variants holds.
     case exchange(ExchangeChoice)
-    /// `404`: the exchange at this index has variants and none holds.
-    case noVariant(exchange: Int, model: RequestModel)
+    /// `404`: the exchange at this index (of `overlay`, a runtime exchanges' tree, or of the tree in
+    /// service) has variants and none holds.
+    case noVariant(exchange: Int, model: RequestModel, overlay: ServingTree?)
     /// `405`: routes match the path, none has the method; these are allowed.
     case methodNotAllowed([HTTPMethod])
     /// `204`: a CORS preflight (`"cors": true`) to a route without an `OPTIONS` exchange, which answers
@@ -45,8 +46,18 @@ public enum Plan: Sendable {
     public var exchangeIndex: Int? {
         switch self {
         case .exchange(let choice): choice.exchange
-        case .noVariant(let index, _): index
+        case .noVariant(let index, _, _): index
         case .forward(let miss): miss?.exchangeIndex
+        default: nil
+        }
+    }
+
+    /// The runtime exchanges' tree `exchangeIndex` is in; nil for the tree in service.
+    public var overlay: ServingTree? {
+        switch self {
+        case .exchange(let choice): choice.overlay
+        case .noVariant(_, _, let overlay): overlay
+        case .forward(let miss): miss?.overlay
         default: nil
         }
     }
@@ -54,8 +65,10 @@ public enum Plan: Sendable {
 
 /// The exchange (and variant) a request's route and conditions choose, and where its sequence stands now.
 public struct ExchangeChoice: Sendable {
-    /// The exchange's index in the tree.
+    /// The exchange's index in its tree: `overlay`, or the tree in service.
     public let exchange: Int
+    /// The runtime exchanges' tree the exchange is in (doc/admin-api.md); nil for the tree in service.
+    public let overlay: ServingTree?
     /// The variant that holds (0-based); nil for an exchange without variants.
     public let variant: Int?
     /// The counter `commit` steps; nil for a session that has not called this exchange yet (its counter is

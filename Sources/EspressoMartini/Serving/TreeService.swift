@@ -2,8 +2,17 @@ import Logging
 
 /// The tree in service, and how it is replaced: `install` swaps a new tree in at once (requests already
 /// running finish on the one they started with), `reload` reads the requests folder again and installs
-/// it only when it has no errors. Call counters carry over for every exchange that still exists.
+/// it only when it has no errors. Call counters carry over for every exchange that still exists. Beside the
+/// tree, the runtime exchanges tests add over the admin API (`TreeService+runtime.swift`), which a reload
+/// keeps.
 public final class TreeService: Sendable {
+    /// What requests are answered from: the tree, and the runtime exchanges (nil while there are none),
+    /// swapped together so that a request sees one state of both.
+    public struct Served: Sendable {
+        public let tree: ServingTree
+        public let runtime: RuntimeRoutes?
+    }
+
     public enum ReloadOutcome: Sendable {
         case reloaded(exchanges: Int)
         /// The tree had errors; the last good tree stays in service.
@@ -28,10 +37,13 @@ public final class TreeService: Sendable {
     /// The named sessions (doc/faults-and-sessions.md), each with its own counters and cache; the default session is `counters`
     /// and `cache` above.
     public let sessions: Sessions
-    private let loader: TreeLoader
+    let loader: TreeLoader
     private let logger: Logger
     private let observer: ReloadObserver?
-    private let current: Locked<ServingTree>
+    private let current: Locked<Served>
+    /// The runtime exchanges and the next id, changed one change at a time (adding, removing, installing a
+    /// tree); `current` is set inside it.
+    let runtimeState = Locked(RuntimeState())
     /// Held for a whole reload: one runs at a time, whatever asked for it (file changes, SIGHUP, the admin API).
     /// Its value is unused; not `()`: the thread sanitizer reports the accesses to a zero-sized value as races.
     private let reloading = Locked(false)
@@ -49,7 +61,8 @@ public final class TreeService: Sendable {
         self.loader = loader
         self.logger = logger
         self.observer = observer
-        current = Locked(ServingTree(tree, counters: counters, configuration: configuration))
+        current = Locked(
+            Served(tree: ServingTree(tree, counters: counters, configuration: configuration), runtime: nil))
     }
 
     /// The cache of the session named `name` (nil: the default session's); nil for a session not kept.
@@ -59,15 +72,31 @@ public final class TreeService: Sendable {
     }
 
     /// The tree requests are answered from right now. Any thread.
-    public var tree: ServingTree { current.withLock { $0 } }
+    public var tree: ServingTree { current.withLock { $0.tree } }
 
-    /// Puts `tree` in service in one step. Returns once its small files are read.
+    /// The tree and the runtime exchanges requests are answered from right now, read together. Any thread.
+    public var served: Served { current.withLock { $0 } }
+
+    /// Puts `tree` in service in one step, the runtime exchanges kept. Returns once its small files are read.
     public func install(_ tree: ExchangeTree) {
         let serving = ServingTree(tree, counters: counters, configuration: configuration)
-        current.withLock { $0 = serving }
-        counters.retain(only: tree.exchanges)
-        sessions.retain(only: tree.exchanges)
+        runtimeState.withLock { state in
+            current.withLock { $0 = Served(tree: serving, runtime: $0.runtime) }
+            retainCounters(tree: tree.exchanges, runtime: state.exchanges)
+        }
         serving.readFilesAhead()
+    }
+
+    /// Publishes `runtime` beside the tree in service. Called inside `runtimeState`'s lock.
+    func publish(_ runtime: RuntimeRoutes?) {
+        current.withLock { $0 = Served(tree: $0.tree, runtime: runtime) }
+    }
+
+    /// Forgets the counters of exchanges neither in the tree nor among the runtime ones, in every session.
+    func retainCounters(tree: [Exchange], runtime: [RuntimeExchange]) {
+        let exchanges = runtime.isEmpty ? tree : tree + runtime.map(\.exchange)
+        counters.retain(only: exchanges)
+        sessions.retain(only: exchanges)
     }
 
     /// Reads the requests folder again and, when it has no errors, installs it. Errors are logged in the

@@ -10,7 +10,8 @@ extension ConfiguredResponse {
     }
 
     /// The JSON members `endpoints --json` and `explain --json` give for what it answers with, as the
-    /// configuration says it: `status_code`, then `response_file`, `body` or `stream` and `stream_repeat`; or
+    /// configuration says it: `status_code`, then `response_file`, `body`, `body_base64` or `stream` and
+    /// `stream_repeat`; or
     /// the script's source.
     /// `headers`: with its headers after the status (the listing's form).
     func answerMembers(headers withHeaders: Bool = false) -> [JSONMember] {
@@ -19,6 +20,9 @@ extension ConfiguredResponse {
         if withHeaders { members.append(JSONMember(key: "headers", value: content.headersJSON)) }
         if let name = content.body.fileName { members.append(JSONMember(key: "response_file", value: .string(name))) }
         if case .inline(let value) = content.body { members.append(JSONMember(key: "body", value: value)) }
+        if case .bytes(let bytes) = content.body {
+            members.append(JSONMember(key: "body_base64", value: .string(Base64.encode(bytes))))
+        }
         if let stream {
             members.append(JSONMember(key: "stream", value: stream.configured))
             members.append(JSONMember(key: "stream_repeat", value: .bool(stream.repeats)))

@@ -23,10 +23,12 @@ public final class Exchange: Sendable, Equatable {
     }
 
     /// What identifies one call counter across reloads: the exchange's key and, for an exchange with
-    /// variants, the variant's position.
+    /// variants, the variant's position; for a runtime exchange, its id too, so that it counts apart from a
+    /// tree's exchange with the same route.
     public struct CounterKey: Sendable, Hashable {
         let exchange: Key
         let variant: Int?
+        let runtimeID: Int
     }
 
     public let method: HTTPMethod
@@ -43,12 +45,15 @@ public final class Exchange: Sendable, Equatable {
     public let sequence: SequenceMode
     /// Whether a variant's conditions, a template or a script read the request's body, which the server then keeps.
     public let readsBody: Bool
+    /// A runtime exchange's id (added over the admin API, doc/admin-api.md); 0 for an exchange of the tree.
+    public let runtimeID: Int
 
     public init(
         method: HTTPMethod, route: RoutePattern, methodFolderName: String, responses: [ConfiguredResponse],
         variants: [Variant] = [],
-        sequence: SequenceMode = .repeatLast
+        sequence: SequenceMode = .repeatLast, runtimeID: Int = 0
     ) {
+        self.runtimeID = runtimeID
         self.sequence = sequence
         self.method = method
         self.route = route
@@ -65,7 +70,7 @@ public final class Exchange: Sendable, Equatable {
 
     /// The key of its counter `index` (0 without variants).
     public func counterKey(_ index: Int) -> CounterKey {
-        CounterKey(exchange: key, variant: variants.isEmpty ? nil : index)
+        CounterKey(exchange: key, variant: variants.isEmpty ? nil : index, runtimeID: runtimeID)
     }
 
     /// The sequence mode of variant `variant`, or the exchange's own without variants.
@@ -94,7 +99,7 @@ public final class Exchange: Sendable, Equatable {
 
     public static func == (a: Exchange, b: Exchange) -> Bool {
         a.method == b.method && a.route == b.route && a.methodFolderName == b.methodFolderName
-            && a.responses == b.responses
+            && a.runtimeID == b.runtimeID && a.responses == b.responses
             && a.sequence == b.sequence
             && a.variants.map(\.responses) == b.variants.map(\.responses)
             && a.variants.map(\.sequence) == b.variants.map(\.sequence)

@@ -88,6 +88,7 @@ extension ResponseBody {
         case .inline(let value):
             let text = value.compactText
             return "body " + (text.count > 40 ? text.prefix(39) + "…" : text)
+        case .bytes(let bytes): return "body of \(bytes.count) bytes"
         }
     }
 }

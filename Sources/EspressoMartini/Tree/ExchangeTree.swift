@@ -18,6 +18,28 @@ public final class ExchangeTree: Sendable {
         self.realFolder = realFolder
     }
 
+    /// A tree of `exchanges` (no two with the same key), put in tree order: the runtime exchanges of one
+    /// scope.
+    public convenience init(ordering exchanges: [Exchange], folder: String, realFolder: String) {
+        let ordered = Self.ordered(exchanges)
+        var routes = RouteTrie.Builder()
+        for (index, exchange) in ordered.enumerated() {
+            _ = routes.insert(exchange.route, method: exchange.method, exchange: index)
+        }
+        self.init(exchanges: ordered, trie: routes.freeze(), folder: folder, realFolder: realFolder)
+    }
+
+    /// By route (byte-wise), then method, then method folder (`GET` before `get`) so that the order
+    /// never depends on the disk.
+    public static func ordered(_ exchanges: [Exchange]) -> [Exchange] {
+        exchanges.sorted { a, b in
+            let routeOrder = a.route.description.compareBytewise(b.route.description)
+            if routeOrder != 0 { return routeOrder < 0 }
+            if a.method != b.method { return a.method.name < b.method.name }
+            return a.methodFolderName.precedesBytewise(b.methodFolderName)
+        }
+    }
+
     /// Where the response file `name` of `exchange` is: `path` when the loader resolved one, else the
     /// file of that name in the method folder.
     public func path(ofFile name: String, at path: String?, in exchange: Exchange) -> String {

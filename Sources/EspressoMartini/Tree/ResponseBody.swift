@@ -3,6 +3,8 @@ public enum ResponseBody: Sendable, Equatable {
     case none
     /// `body` in the configuration: a string as is, any other JSON value as compact JSON.
     case inline(JSONValue)
+    /// `body_base64` in the configuration: the bytes it encodes.
+    case bytes([UInt8])
     /// `response_file`: as written in the configuration, the path it resolved to and the size it had when
     /// the tree was loaded. The path is nil for a plain file name in the method folder (nearly every file):
     /// `ExchangeTree.path(ofFile:at:in:)` derives it, so that a tree of thousands of files keeps no path
@@ -15,11 +17,13 @@ public enum ResponseBody: Sendable, Equatable {
         return name
     }
 
-    /// The bytes of an inline body.
+    /// The bytes of an inline body (`body` or `body_base64`).
     public var inlineBytes: [UInt8] {
-        guard case .inline(let value) = self else { return [] }
-        if case .string(let text) = value { return Array(text.utf8) }
-        return Array(value.compactText.utf8)
+        switch self {
+        case .inline(.string(let text)): Array(text.utf8)
+        case .inline(let value): Array(value.compactText.utf8)
+        case .bytes(let bytes): bytes
+        case .none, .file: []
+        }
     }
-
 }

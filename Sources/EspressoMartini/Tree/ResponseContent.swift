@@ -18,6 +18,7 @@ public struct ResponseContent: Sendable, Equatable {
         switch body {
         case .inline(.string): return ContentType.plainText
         case .inline: return ContentType.json
+        case .bytes: return ContentType.unknown
         case .none, .file: return nil
         }
     }

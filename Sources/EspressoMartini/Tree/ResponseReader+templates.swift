@@ -46,6 +46,10 @@ extension ResponseReader {
                 return MustacheTemplate.empty
             }
             return failed ? nil : .json(template)
+        case .bytes:
+            diagnostics.error(
+                file, map.value(path), "a 'body_base64' body is bytes, not a template; give the template as 'body'")
+            return nil
         case .file(let name, let resolved, _):
             let shownPath = FileSystem.join(methodFolder, name)
             guard

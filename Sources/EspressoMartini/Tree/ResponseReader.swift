@@ -4,7 +4,8 @@
 /// file's JSON Schema with `"$schema"` (editors read it from the top-level object), which is ignored.
 struct ResponseReader {
     static let knownKeys = [
-        "status_code", "headers", "response_file", "body", "stream", "stream_repeat", "delay", "bandwidth", "network",
+        "status_code", "headers", "response_file", "body", "body_base64", "stream", "stream_repeat", "delay",
+        "bandwidth", "network",
         "fault", "template",
         "javascript", "javascript_file",
     ]
@@ -26,10 +27,18 @@ struct ResponseReader {
     let map: LazyJSONSourceMap
     /// Compiles scripts as they are read; nil records them unchecked.
     var scriptChecker: (any ScriptChecker)? = nil
+    /// A runtime exchange's configuration, posted to the admin API: the method folder is the requests
+    /// folder itself (`parentFolder` holds it), every file name is resolved in full, and messages name the
+    /// request body.
+    var isRuntime = false
 
-    var methodFolder: String { FileSystem.join(requestsFolder, route.folder(named: methodFolderName)) }
+    var methodFolder: String {
+        isRuntime ? requestsFolder : FileSystem.join(requestsFolder, route.folder(named: methodFolderName))
+    }
     /// The file as shown in messages.
-    var file: String { FileSystem.join(methodFolder, TreeLoader.configurationFileName) }
+    var file: String {
+        isRuntime ? JournalFilter.bodyName : FileSystem.join(methodFolder, TreeLoader.configurationFileName)
+    }
     /// The method folder on disk with links resolved: a `response_file` path resolves against it.
     var methodFolderRealPath: String { parentChain.realPath(ofChild: methodFolderName, resolved: knownRealPath) }
 
@@ -260,7 +269,7 @@ struct ResponseReader {
                 streamRepeat = (flag, memberPath)
             case "bandwidth", "network":
                 continue  // read below
-            case "body", "response_file", "stream":
+            case "body", "body_base64", "response_file", "stream":
                 if let other = bodyKey {
                     diagnostics.error(
                         file, map.key(memberPath),
@@ -272,6 +281,8 @@ struct ResponseReader {
                     stream = (member.value, memberPath)
                 } else if member.key == "body" {
                     body = .inline(member.value)
+                } else if member.key == "body_base64" {
+                    body = base64Body(member.value, at: memberPath, into: &diagnostics) ?? body
                 } else if let file = responseFile(member.value, at: memberPath, into: &diagnostics) {
                     body = file
                 }
@@ -322,6 +333,25 @@ struct ResponseReader {
         )
     }
 
+    /// The bytes of a `body_base64`; nil once the reason is in `diagnostics`, at the first byte that is
+    /// not base64.
+    private func base64Body(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ResponseBody?
+    {
+        guard case .string(let text) = value else {
+            diagnostics.error(
+                file, map.value(path), "'body_base64' must be a string of base64 (RFC 4648), found \(value.kindName)")
+            return nil
+        }
+        switch Base64.decode(text) {
+        case .success(let bytes):
+            return .bytes(bytes)
+        case .failure(let problem):
+            let position = JSONStringPosition.locate(problem.position, inStringAt: map.value(path), in: map.bytes)
+            diagnostics.error(file, position, "'body_base64' is not base64: \(problem.message)")
+            return nil
+        }
+    }
+
     /// `path` is built only for a message: nearly every response names a file.
     func responseFile(
         _ value: JSONValue, at path: @autoclosure () -> [String], key: String = "response_file",
@@ -330,18 +360,20 @@ struct ResponseReader {
         guard case .string(let name) = value, !name.isEmpty else {
             diagnostics.error(
                 file, map.value(path()),
-                "'\(key)' must be a file name relative to the method folder, found \(value.kindName)")
+                "'\(key)' must be a file name relative to the \(isRuntime ? "requests" : "method") folder, found \(value.kindName)"
+            )
             return nil
         }
         guard name.utf8.first != UInt8(ascii: "/") else {
             diagnostics.error(
-                file, map.value(path()), "'\(key)' '\(name)' must be relative to the method folder, not absolute")
+                file, map.value(path()),
+                "'\(key)' '\(name)' must be relative to the \(isRuntime ? "requests" : "method") folder, not absolute")
             return nil
         }
         // A plain file name that is no link needs no `realpath` (a system call per path component),
         // which matters on trees of thousands of files. Any other name is resolved in full first: it
         // must stay inside the requests folder.
-        let plainName = !name.utf8.contains(UInt8(ascii: "/")) && name != "." && name != ".."
+        let plainName = !isRuntime && !name.utf8.contains(UInt8(ascii: "/")) && name != "." && name != ".."
         var check = plainName ? parentFolder.checkFile(name, inFolder: methodFolderName) : .link
         var resolved: String?
         if check == .link {

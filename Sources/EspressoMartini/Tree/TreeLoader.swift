@@ -226,13 +226,13 @@ public struct TreeLoader: Sendable {
         /// Sorts the served exchanges by route and method and builds the trie, reporting exchanges that
         /// would answer the same requests (broken ones included): the first in that order is kept.
         mutating func freeze() -> ExchangeTree {
-            let ordered = Self.sorted(exchanges)
+            let ordered = ExchangeTree.ordered(exchanges)
             // The trie finds the clashes of served exchanges as they go in; broken ones, which stay out
             // of it, are checked apart, on the rare tree with errors.
             let trieFindsClashes = brokenExchanges.isEmpty
             if !trieFindsClashes {
                 var first: [Exchange.Key: Exchange] = [:]
-                for exchange in Self.sorted(exchanges + brokenExchanges) {
+                for exchange in ExchangeTree.ordered(exchanges + brokenExchanges) {
                     if let other = first[exchange.key] {
                         reportClash(exchange, with: other)
                     } else {
@@ -263,15 +263,5 @@ public struct TreeLoader: Sendable {
             )
         }
 
-        /// By route (byte-wise), then method, then method folder (`GET` before `get`) so that the order
-        /// never depends on the disk.
-        static func sorted(_ exchanges: [Exchange]) -> [Exchange] {
-            exchanges.sorted { a, b in
-                let routeOrder = a.route.description.compareBytewise(b.route.description)
-                if routeOrder != 0 { return routeOrder < 0 }
-                if a.method != b.method { return a.method.name < b.method.name }
-                return a.methodFolderName.precedesBytewise(b.methodFolderName)
-            }
-        }
     }
 }

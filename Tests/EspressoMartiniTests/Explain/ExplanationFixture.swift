@@ -40,7 +40,7 @@ enum ExplanationFixture {
             let variant = choice.variant.map { " variant \($0)" } ?? ""
             guard let position = choice.position else { return "\(status) sequence over \(exchange.route)" + variant }
             return "\(status) \(exchange.method.name) \(exchange.route)" + variant + " response \(position)"
-        case .noVariant(let index, _): return "\(status) no variant of \(explanation.tree.exchanges[index].route)"
+        case .noVariant(let index, _, _): return "\(status) no variant of \(explanation.tree.exchanges[index].route)"
         case .methodNotAllowed(let allowed): return "\(status) allowed \(allowed.map(\.name).joined(separator: ", "))"
         case .preflight(let allowed): return "\(status) preflight \(allowed.map(\.name).joined(separator: ", "))"
         case .notFound:

@@ -274,7 +274,7 @@ import Testing
             "GET", "/products/7?page=2",
             #"""
             {"method":"GET","path":"/products/7","query":"page=2","session":null,"status":200,"outcome":"exchange",\#
-            "exchange":{"method":"GET","route":"/products/{id}","folder":"products/{id}/GET"},"variant":0,"sequence":"repeat_last",\#
+            "exchange":{"method":"GET","route":"/products/{id}","folder":"products/{id}/GET","source":"tree"},"variant":0,"sequence":"repeat_last",\#
             "response":{"position":0,"count":2,"calls":0,"status_code":200,"body":"page 2","delay":null},"network":null,\#
             "variants":[{"variant":0,"when":{"query":{"page":"2"}},"result":"holds"},\#
             {"variant":1,"when":{"headers":{"Authorization":{"present":false}}},"result":"not_tried"},\#
@@ -287,7 +287,7 @@ import Testing
             "POST", "/orders/2",
             #"""
             {"method":"POST","path":"/orders/2","query":"","session":null,"status":404,"outcome":"no_variant",\#
-            "exchange":{"method":"POST","route":"/orders/{id}","folder":"orders/{id}/POST"},"variant":null,"sequence":null,"response":null,"network":null,\#
+            "exchange":{"method":"POST","route":"/orders/{id}","folder":"orders/{id}/POST","source":"tree"},"variant":null,"sequence":null,"response":null,"network":null,\#
             "variants":[{"variant":0,"when":{"json":{"/express":{"equals":true}}},"result":"fails",\#
             "mismatch":"json \"/express\" cannot be checked: the body is not JSON"}],\#
             "other_routes":[],"allowed":[],"closest":[],"forwarded_to":null}

@@ -11,7 +11,8 @@ import Testing
     @Test func healthCountsTheExchanges() throws {
         let fixture = try DeciderFixture(files: Self.tree)
         #expect(
-            fixture.decide("GET", "/__espressomartini/health").summary == #"admin 200 {"status":"ok","exchanges":2}"#)
+            fixture.decide("GET", "/__espressomartini/health").summary
+                == #"admin 200 {"status":"ok","exchanges":2,"runtime_exchanges":0}"#)
     }
 
     @Test func exchangesShowLiveCallCounts() throws {
@@ -20,8 +21,8 @@ import Testing
         _ = fixture.decide("GET", "/users/2")
         #expect(
             fixture.decide("GET", "/__espressomartini/exchanges").summary == """
-                admin 200 [{"method":"GET","route":"/ping","folder":"ping/GET","responses":1,"calls":0},\
-                {"method":"GET","route":"/users/{id}","folder":"users/{id}/GET","responses":2,"calls":2}]
+                admin 200 [{"method":"GET","route":"/ping","folder":"ping/GET","responses":1,"calls":0,"source":"tree"},\
+                {"method":"GET","route":"/users/{id}","folder":"users/{id}/GET","responses":2,"calls":2,"source":"tree"}]
                 """)
     }
 
@@ -46,7 +47,7 @@ import Testing
         ("GET", "/__espressomartini/reset", #"admin 405 {"error":"use POST for /__espressomartini/reset"}"#),
         (
             "GET", "/__espressomartini/nothing",
-            #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#
+            #"admin 404 {"error":"no admin endpoint /__espressomartini/nothing; known: cache, exchanges, exchanges/{id}, explain, health, reload, requests, requests/count, requests/find, requests/verify, reset"}"#
         ),
         ("POST", "/__espressomartini/reset", "admin 204 "),
     ])

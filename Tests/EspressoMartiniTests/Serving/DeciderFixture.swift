@@ -25,6 +25,30 @@ struct DeciderFixture {
         }
         var configuration = configuration
         configuration.requestsFolder = "/nonexistent"
+        self.init(tree: tree, configuration: configuration)
+    }
+
+    /// Runs `body` with a fixture whose requests folder stays on disk while it runs (runtime exchanges may
+    /// name its files, and read it when they are added).
+    static func withRequestsFolder<T>(
+        files: [String: String], configuration: ServerConfiguration = ServerConfiguration(),
+        _ body: (DeciderFixture) throws -> T
+    ) throws -> T {
+        let fixture = FolderFixture(
+            files: Dictionary(uniqueKeysWithValues: files.map { ("exchanges/" + $0.key, $0.value) }))
+        return try withTemporaryFolder(fixture) { root in
+            let folder = root + "/exchanges"
+            let (tree, diagnostics) = TreeLoader(parser: JanssonParser()).load(folder: folder)
+            guard let tree else {
+                throw FixtureError(description: diagnostics.all.map(\.description).joined(separator: "\n"))
+            }
+            var configuration = configuration
+            configuration.requestsFolder = folder
+            return try body(DeciderFixture(tree: tree, configuration: configuration))
+        }
+    }
+
+    private init(tree: ExchangeTree, configuration: ServerConfiguration) {
         journal = RequestJournal(capacity: configuration.journalSize)
         service = TreeService(
             tree: tree, configuration: configuration, loader: TreeLoader(parser: JanssonParser()),
@@ -56,7 +80,9 @@ struct DeciderFixture {
             method: method, path: path, rawQuery: query, headers: RequestHeaders(headers), body: bytes)
         request.session = session.map { service.sessions.session(named: $0) }
         request.client = client
-        let decision = decider.decide(request, tree: service.tree)
+        let served = service.served
+        request.runtime = served.runtime
+        let decision = decider.decide(request, tree: served.tree)
         if !decision.isAdmin {
             journal.record(
                 request, answeredBy: decision, body: Array((bytes ?? []).prefix(JournalEntry.bodyLimit)),

@@ -26,9 +26,10 @@ import Testing
     static func outline(_ plan: HeadersPlan, in fixture: DeciderFixture) -> String {
         switch plan {
         case .decided(let plan): return "decided \(plan.name)"
-        case .awaitsBody(.exchange(let index)):
-            return "awaits body of \(fixture.service.tree.exchangeTree.exchanges[index].route)"
-        case .awaitsBody: return "awaits body"
+        case .awaitsBody(let route):
+            guard case .exchange(let index) = route.match else { return "awaits body" }
+            let tree = (route.overlay ?? fixture.service.tree).exchangeTree
+            return "awaits body of \(tree.exchanges[index].route)"
         case .admin: return "admin"
         }
     }

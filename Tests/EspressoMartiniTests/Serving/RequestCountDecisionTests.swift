@@ -155,7 +155,7 @@ import Testing
         ),
         (
             "POST", "/__espressomartini/requests/other", "",
-            #"admin 404 {"error":"no admin endpoint /__espressomartini/requests/other; known: cache, exchanges, explain, health, reload, requests, requests/count, requests/find, reset"}"#
+            #"admin 404 {"error":"no admin endpoint /__espressomartini/requests/other; known: cache, exchanges, exchanges/{id}, explain, health, reload, requests, requests/count, requests/find, requests/verify, reset"}"#
         ),
     ])
     func aBadFilterIsRefusedWithWhatIsWrong(

@@ -135,7 +135,7 @@ import Testing
         #expect(
             fixture.decide("GET", "/__espressomartini/exchanges").summary == """
                 admin 200 [{"method":"GET","route":"/v","folder":"v/GET","responses":2,"calls":3,\
-                "variants":[{"when":"query a=1","responses":1,"calls":1},{"when":"","responses":1,"calls":2}]}]
+                "variants":[{"when":"query a=1","responses":1,"calls":1},{"when":"","responses":1,"calls":2}],"source":"tree"}]
                 """)
         _ = fixture.decide("POST", "/__espressomartini/reset?method=GET&route=/v")
         #expect(fixture.service.tree.counters.map(\.value) == [0, 0])

@@ -228,6 +228,15 @@ for probe, title, target in (
     rows.append(("%s, same server, 10-exchange tree: req/s" % title, "—",
                  "%s vs %s" % (cell("em-10", probe, "rps"), cell("em-10", "static", "rps")),
                  against_target(ratio(("em-10", probe), ("em-10", "static"), "rps"), target)))
+rows.append(("The static small JSON beside 1000 runtime exchanges over 100 sessions vs without them: req/s", "—",
+             "%s vs %s" % (cell("em-runtime", "hello", "rps"), cell("em-10", "hello", "rps")),
+             against_target(ratio(("em-runtime", "hello"), ("em-10", "hello"), "rps"), 0.95)))
+rows.append(("… with a session header, 1000 sessions in rotation (100 with runtime exchanges): req/s", "—",
+             "%s vs %s" % (cell("em-runtime", "sessions", "rps"), cell("em-10", "sessions", "rps")),
+             against_target(ratio(("em-runtime", "sessions"), ("em-10", "sessions"), "rps"), 0.95)))
+rows.append(("The small JSON from a runtime exchange vs the same from the tree, same server: req/s", "—",
+             "%s vs %s" % (cell("em-runtime", "runtime", "rps"), cell("em-runtime", "static", "rps")),
+             against_target(ratio(("em-runtime", "runtime"), ("em-runtime", "static"), "rps"), 0.90)))
 for probe, title in (("deep", "Deep literal route (11 segments)"),
                      ("id", "`{id}` route (`/api/v1/users/{id}/profile`)"),
                      ("glob", "`**` route (`/api/v1/files/**`, 3 segments matched)")):

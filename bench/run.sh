@@ -180,6 +180,7 @@ declare -A PROBES=(
   [proxied2]=/api/v1/proxied/hello      # the same with FEW_CONNECTIONS connections
   [distinct]=/api/v1/proxied            # forwarded, every request to a path of its own (WRK_DISTINCT)
   [recorded]=/api/v1/recorded           # forwarded and recorded, every request to a path of its own
+  [runtime]=/api/v1/runtime-hello       # hello's file from a runtime exchange (bench/add_runtime_exchanges.py)
 )
 # Probes whose every request goes to a path of its own (wrk_summary.lua's WRK_DISTINCT).
 declare -A PROBE_DISTINCT=([distinct]=1 [recorded]=1)
@@ -197,6 +198,7 @@ declare -A PROBE_EXPECTED=(
   [scriptjson]=$WORK/tree-10/scripted-order.json
   [proxied]=$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json
   [proxied2]=$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json
+  [runtime]=$WORK/tree-10/network-exchanges/api/v1/hello/GET/response.json
 )
 
 # url SERVER PROBE: where the probe goes on that server.
@@ -608,12 +610,14 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=espressomartini-benc
 #   nginx-proxy   nginx proxy_pass to the upstream, upstream keepalive (when installed)
 #   em-plain      espressomartini, the 10 000-exchange tree without part-two keys (with BASELINE_BINARY)
 #   em-baseline   the baseline binary on that tree (with BASELINE_BINARY)
+#   em-runtime    espressomartini, 10-exchange tree, with 1000 runtime exchanges over 100 sessions and one for
+#                 every request (bench/add_runtime_exchanges.py)
 #   em-journal    espressomartini, 10-exchange tree, journal_size 100000: the count over a full journal
 #   em-journal-1  the same with journal_size 1, beside it for the memory of an entry
 say "rounds: $ROUNDS; per comparison, $SLICES alternating slices per server of wrk -t$THREADS -c$CONNECTIONS (-c$FILE_CONNECTIONS for the file) -d${DURATION}s"
 for ((round = 1; round <= ROUNDS; round++)); do
   say "round $round/$ROUNDS"
-  names=(ceiling ceiling-file em-10 em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy ceiling-proxy em-record)
+  names=(ceiling ceiling-file em-10 em-runtime em-10-info em-10000 em-10-cors em-10-tls em-journal em-journal-1 em-streams em-runaway upstream em-proxy ceiling-proxy em-record)
   [[ -n $RECORDED_SHM ]] && names+=(em-record-shm)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls nginx-proxy)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
@@ -687,6 +691,10 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   for probe in variants json template sessions script scriptjson; do
     reason=$(check_probe em-10 "$probe") || die "round $round: em-10 $probe: $reason"
   done
+  start_server em-runtime "$WORK/logs/em-runtime.log" \
+    "$BINARY" run --configuration "$WORK/tree-10/configuration.json" --port "${PORT[em-runtime]}" \
+    || die "round $round: $FAILURE"
+  python3 "$HERE/add_runtime_exchanges.py" "${PORT[em-runtime]}" || die "round $round: em-runtime's exchanges"
   # INFO: one access-log line per request, on standard error, here into a file.
   start_server em-10-info "$WORK/logs/em-10-info.log" \
     "$BINARY" run --configuration "$WORK/tree-10/configuration-info.json" --port "${PORT[em-10-info]}" \
@@ -763,6 +771,13 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
   # last of 4 variants (a header and a query parameter), a JSON Pointer condition on a 1 KiB POSTed body, a
   # templated JSON body with three values from the request, the small JSON with a session header.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:variants em-10:json em-10:template em-10:sessions)
+  # The tree's static answer beside 1000 runtime exchanges over 100 sessions, against the same tree without
+  # them (without a session header, and with 1000 sessions in rotation, a tenth of them with exchanges of their
+  # own); then a runtime exchange's answer against the tree's same answer, in the server that has both.
+  warm_up em-runtime hello
+  compare "$round" hello "$CONNECTIONS" $(in_order "$round" em-10 em-runtime)
+  compare "$round" sessions "$CONNECTIONS" $(in_order "$round" em-10 em-runtime)
+  compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-runtime:static em-runtime:runtime)
   # Scripts against the static answer, in the same server, then its memory after them.
   compare_loads "$round" "$CONNECTIONS" $(in_order "$round" em-10:static em-10:script em-10:scriptjson)
   alive em-10 && record_value "$round" em-10 rss_after_scripts_kib "$(rss_kib "${PID[em-10]}")"

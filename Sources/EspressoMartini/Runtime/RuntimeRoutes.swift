@@ -33,29 +33,27 @@ public final class RuntimeRoutes: Sendable {
         self.bySession = bySession
     }
 
-    /// The runtime exchanges' trees a request of `session` sees, its session's first.
-    func overlays(for session: Session?) -> [ServingTree] {
-        let own = session.flatMap { bySession[$0.name] }
-        switch (own, everyone) {
-        case (nil, nil): return []
-        case (let own?, nil): return [own]
-        case (nil, let everyone?): return [everyone]
-        case (let own?, let everyone?): return [own, everyone]
-        }
+    /// The runtime exchanges' trees a request of `session` sees: its session's, and the server-wide one.
+    @inline(__always)
+    func overlays(for session: Session?) -> (own: ServingTree?, everyone: ServingTree?) {
+        guard let session, !bySession.isEmpty else { return (nil, everyone) }
+        return (bySession[session.name], everyone)
     }
 
     /// The exchanges a request of `session` sees besides the tree's, its session's first.
     public func visibleExchanges(for session: Session?) -> [Exchange] {
-        overlays(for: session).flatMap(\.exchangeTree.exchanges)
+        let (own, everyone) = overlays(for: session)
+        return (own?.exchangeTree.exchanges ?? []) + (everyone?.exchangeTree.exchanges ?? [])
     }
 
-    /// The route `path` takes over `overlays` and `base`, chosen as over one tree (doc/matching.md): a
-    /// literal beats `{x}`, which beats `**`, whichever tree it is in; between routes that match the same
-    /// requests, the earlier tree's (a session's, then the server-wide one, then the tree's). `HEAD` falls
-    /// back to `GET`; with no exchange for the method, the methods of every tree make the `405`.
-    static func resolve(
-        _ path: RequestPath, method: HTTPMethod?, overlays: [ServingTree], base: ExchangeTree
-    ) -> ResolvedRoute {
+    /// The route `path` takes over the runtime exchanges a request of `session` sees and `base`, chosen as
+    /// over one tree (doc/matching.md): a literal beats `{x}`, which beats `**`, whichever tree it is in;
+    /// between routes that match the same requests, the session's, then the server-wide one, then the
+    /// tree's. `HEAD` falls back to `GET`; with no exchange for the method, the methods of every tree make
+    /// the `405`. Nil when the request sees no runtime exchange (the tree alone decides).
+    func resolve(_ path: RequestPath, method: HTTPMethod?, session: Session?, base: ExchangeTree) -> ResolvedRoute? {
+        let (own, everyone) = overlays(for: session)
+        guard own != nil || everyone != nil else { return nil }
         func best(_ method: HTTPMethod) -> ResolvedRoute? {
             var found: (index: Int, overlay: ServingTree?, route: RoutePattern)?
             func consider(_ tree: ExchangeTree, overlay: ServingTree?) {
@@ -64,7 +62,8 @@ public final class RuntimeRoutes: Sendable {
                 if let found, !route.isMoreSpecific(than: found.route) { return }
                 found = (index, overlay, route)
             }
-            for overlay in overlays { consider(overlay.exchangeTree, overlay: overlay) }
+            if let own { consider(own.exchangeTree, overlay: own) }
+            if let everyone { consider(everyone.exchangeTree, overlay: everyone) }
             consider(base, overlay: nil)
             return found.map { ResolvedRoute(.exchange($0.index), overlay: $0.overlay) }
         }
@@ -73,7 +72,9 @@ public final class RuntimeRoutes: Sendable {
             if method == .head, let found = best(.get) { return found }
         }
         var allowed = Set(base.trie.allowedMethods(path))
-        for overlay in overlays { allowed.formUnion(overlay.exchangeTree.trie.allowedMethods(path)) }
+        for overlay in [own, everyone] {
+            if let overlay { allowed.formUnion(overlay.exchangeTree.trie.allowedMethods(path)) }
+        }
         guard !allowed.isEmpty else { return ResolvedRoute(.notFound) }
         return ResolvedRoute(.methodNotAllowed(allowed.sorted { $0.rawValue < $1.rawValue }))
     }

@@ -67,12 +67,11 @@ public final class Decider: Sendable {
     /// The route `request` takes over `tree` and the runtime exchanges it sees (`request.runtime`).
     @inline(__always)
     func resolve(_ request: Request, in tree: ServingTree) -> ResolvedRoute {
-        if let runtime = request.runtime {
-            let overlays = runtime.overlays(for: request.session)
-            if !overlays.isEmpty {
-                return RuntimeRoutes.resolve(
-                    request.segments, method: request.knownMethod, overlays: overlays, base: tree.exchangeTree)
-            }
+        if let runtime = request.runtime,
+            let route = runtime.resolve(
+                request.segments, method: request.knownMethod, session: request.session, base: tree.exchangeTree)
+        {
+            return route
         }
         return ResolvedRoute(tree.exchangeTree.resolve(request.segments, method: request.knownMethod))
     }

@@ -120,7 +120,10 @@ package.targets += [
     .target(name: "CFuzzerDriver", path: "Fuzz/Support/CFuzzerDriver"),
     .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", "EspressoMartini"], path: "Fuzz/Support/FuzzSupport"),
     .executableTarget(
-        name: "FuzzTreeLoader", dependencies: ["FuzzSupport", "EspressoMartini", "EspressoMartiniJansson"],
+        name: "FuzzTreeLoader",
+        dependencies: [
+            "FuzzSupport", "EspressoMartini", "EspressoMartiniJansson", .product(name: "Logging", package: "swift-log"),
+        ],
         path: "Fuzz/Targets/TreeLoader"
     ),
     .executableTarget(

@@ -1,5 +1,6 @@
 import EspressoMartini
 import EspressoMartiniJansson
+import Logging
 
 /// One fuzz input, loaded the way `run`, `endpoints` and a reload load it, with properties checked on the
 /// way: whatever the bytes, nothing traps, and
@@ -7,17 +8,32 @@ import EspressoMartiniJansson
 ///   to the same value;
 /// - a configuration that does not parse is an error and no tree; a tree always has both exchanges;
 /// - every position in a message is at line and column 1 or more;
-/// - a server configuration keeps every setting in its documented range, whatever the file says.
+/// - a server configuration keeps every setting in its documented range, whatever the file says;
+/// - a runtime exchange's body (an input starting with `R`, as `POST /__espressomartini/exchanges` reads it)
+///   is added exactly when it has no error, and then serves a request to its route.
 struct TreeLoaderCase {
     static let parser = JanssonParser()
     static let loader = TreeLoader(parser: parser)
+    /// The service runtime exchanges are added to, over the scratch tree.
+    static let service: TreeService = {
+        let tree = ScratchTree.shared
+        guard let loaded = loader.load(folder: tree.requestsFolder).tree else {
+            fatalError("the scratch tree does not load")
+        }
+        var configuration = ServerConfiguration()
+        configuration.requestsFolder = tree.requestsFolder
+        return TreeService(
+            tree: loaded, configuration: configuration, loader: loader, logger: Logger(label: "fuzz"))
+    }()
 
     let bytes: [UInt8]
     let isServerConfiguration: Bool
+    let isRuntimeExchange: Bool
 
     init(input: [UInt8]) {
         isServerConfiguration = input.first == UInt8(ascii: "S")
-        bytes = isServerConfiguration ? Array(input.dropFirst()) : input
+        isRuntimeExchange = input.first == UInt8(ascii: "R")
+        bytes = isServerConfiguration || isRuntimeExchange ? Array(input.dropFirst()) : input
     }
 
     func check() {
@@ -34,7 +50,9 @@ struct TreeLoaderCase {
             }
         }
         let tree = ScratchTree.shared
-        if isServerConfiguration {
+        if isRuntimeExchange {
+            checkRuntimeExchange(parsed: parsed)
+        } else if isServerConfiguration {
             tree.write(bytes, to: tree.serverConfiguration)
             let (configuration, diagnostics) = ServerConfiguration.load(
                 file: tree.serverConfiguration, parser: Self.parser)
@@ -79,6 +97,27 @@ struct TreeLoaderCase {
             for path in ["/api/7", "/api/list", "/api"] {
                 _ = loaded.resolve(RequestPath(path), method: .get)
             }
+        }
+    }
+
+    private func checkRuntimeExchange(parsed: Result<JSONValue, JSONSyntaxError>) {
+        let service = Self.service
+        switch service.addRuntimeExchange(bytes, session: nil) {
+        case .added(let runtime, let diagnostics):
+            check(diagnostics, parsed: parsed)
+            require(!diagnostics.hasErrors, "a runtime exchange added with errors")
+            let exchange = runtime.exchange
+            let path = RequestPath(exchange.route.segments.map { $0.literalText ?? "x" }.joined(separator: "/"))
+            let served = service.served
+            let route = served.runtime?.resolve(
+                path, method: exchange.method, session: nil, base: served.tree.exchangeTree)
+            require(route != nil, "a runtime exchange added but not seen")
+            require(service.removeRuntimeExchange(id: exchange.runtimeID), "a runtime exchange that cannot be removed")
+        case .refused(let diagnostics):
+            check(diagnostics, parsed: parsed)
+            require(diagnostics.hasErrors, "a runtime exchange refused without an error")
+        case .full:
+            require(false, "runtime exchanges left behind")
         }
     }
 

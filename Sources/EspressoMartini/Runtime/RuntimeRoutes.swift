@@ -51,7 +51,9 @@ public final class RuntimeRoutes: Sendable {
     /// between routes that match the same requests, the session's, then the server-wide one, then the
     /// tree's. `HEAD` falls back to `GET`; with no exchange for the method, the methods of every tree make
     /// the `405`. Nil when the request sees no runtime exchange (the tree alone decides).
-    func resolve(_ path: RequestPath, method: HTTPMethod?, session: Session?, base: ExchangeTree) -> ResolvedRoute? {
+    public func resolve(
+        _ path: RequestPath, method: HTTPMethod?, session: Session?, base: ExchangeTree
+    ) -> ResolvedRoute? {
         let (own, everyone) = overlays(for: session)
         guard own != nil || everyone != nil else { return nil }
         func best(_ method: HTTPMethod) -> ResolvedRoute? {

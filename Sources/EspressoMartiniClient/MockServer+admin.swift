@@ -17,13 +17,15 @@ extension MockServer {
         return URLSession(configuration: configuration)
     }()
 
-    /// `/__espressomartini/ENDPOINT` with `query` and, in a session, `session=NAME`: its status and body.
-    /// An answer of 400 or more throws `refused` with the server's `error` and `errors`.
-    func send(_ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: Data? = nil) async throws -> Data
-    {
+    /// `/__espressomartini/ENDPOINT` with `query` and, in a session when `inSession`, `session=NAME`: its
+    /// body. An answer of 400 or more throws `refused` with the server's `error` and `errors`.
+    func send(
+        _ method: String, _ endpoint: String, query: [URLQueryItem] = [], body: Data? = nil, inSession: Bool = true
+    ) async throws -> Data {
         var components = URLComponents(
             url: baseURL.appendingPathComponent("__espressomartini/" + endpoint), resolvingAgainstBaseURL: false)
-        let items = query + (sessionName.map { [URLQueryItem(name: "session", value: $0)] } ?? [])
+        let session = inSession ? sessionName.map { [URLQueryItem(name: "session", value: $0)] } : nil
+        let items = query + (session ?? [])
         if !items.isEmpty { components?.queryItems = items }
         guard let url = components?.url else {
             throw MockServerError.invalidArgument("no URL for \(endpoint) on \(baseURL)")

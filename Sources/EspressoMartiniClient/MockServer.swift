@@ -3,19 +3,22 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// An espressomartini server for a test suite (doc/testing.md): started from a tree on a free port and
-/// stopped with the test, or one already running; what the app sent, counted and found with the admin API.
+/// An espressomartini server for a test suite (doc/testing.md): started from declared exchanges or a tree on a
+/// free port and stopped with the test, or one already running; stubs added while it runs; what the app sent,
+/// checked, counted and found with the admin API.
 ///
 /// ```swift
-/// let server = try await MockServer.start(requestsFolder: "Tests/Fixtures/api")
+/// let server = try await MockServer.start(exchanges: [
+///     NetworkExchange(request: .init(method: .post, path: "api/v1/orders"), responses: [.init(status: 201)])
+/// ])
 /// defer { server.stop() }
-/// let app = CheckoutClient(baseURL: server.baseURL)
-/// try await app.placeOrder(tier: "gold")
-/// #expect(try await server.count(method: "POST", path: "/api/v1/orders", when: ["json": ["/tier": "gold"]]) == 1)
+/// try await CheckoutClient(baseURL: server.baseURL).placeOrder(tier: "gold")
+/// try await server.verify(.post, "/api/v1/orders", when: [.json("/tier", "gold")], count: .exactly(1))
 /// ```
 ///
-/// Every call is `async` and throws a `MockServerError` carrying the server's message. Tests that share a
-/// server keep apart with `session(_:)`.
+/// Every call is `async` and throws a `MockServerError` carrying the server's message (or, from the checks,
+/// a `VerificationError` or `UnmatchedRequestsError`). Tests that share a server keep apart with
+/// `session(_:)`, or the `.mockServer` trait and `MockServerTestCase`, which give each test a session.
 public final class MockServer: Sendable {
     /// The header that names a session unless the server configuration's `session_header` says otherwise.
     public static let defaultSessionHeader = "X-Espressomartini-Session"
@@ -29,7 +32,11 @@ public final class MockServer: Sendable {
     let adminToken: String?
     /// The process `start` began, shared with the session views made from this object; nil for a server
     /// already running. The process stops when the last of them is released, or at `stop()`.
-    private let process: ServerProcess?
+    let process: ServerProcess?
+
+    /// The requests folder the server was started on, absolute: for `start(exchanges:)`, the temporary
+    /// folder holding them (removed at `stop()`). Nil for a server already running.
+    public var requestsFolder: String? { process?.requestsFolder }
 
     /// A server already running at `baseURL`. `adminToken` is sent as `Authorization: Bearer TOKEN` on
     /// admin calls, for a server configured with `admin_token`.
@@ -39,9 +46,7 @@ public final class MockServer: Sendable {
             process: nil)
     }
 
-    private init(
-        baseURL: URL, sessionName: String?, sessionHeader: String, adminToken: String?, process: ServerProcess?
-    ) {
+    init(baseURL: URL, sessionName: String?, sessionHeader: String, adminToken: String?, process: ServerProcess?) {
         self.baseURL = baseURL
         self.sessionName = sessionName
         self.sessionHeader = sessionHeader
@@ -58,9 +63,33 @@ public final class MockServer: Sendable {
         requestsFolder: String, executable: String? = nil, configuration: String? = nil, adminToken: String? = nil,
         timeout: Double = 10
     ) async throws -> MockServer {
-        let process = try await Self.offCooperativeThreads {
-            try ServerProcess.start(
-                requestsFolder: requestsFolder, executable: executable, configuration: configuration, timeout: timeout)
+        try await offCooperativeThreads {
+            try launch(
+                .tree(requestsFolder), executable: executable, configuration: configuration, adminToken: adminToken,
+                timeout: timeout)
+        }
+    }
+
+    /// What `launch` serves.
+    enum Served {
+        case tree(String)
+        case exchanges([NetworkExchange])
+    }
+
+    /// Starts a server and waits for it, blocking the calling thread: the body of every `start`.
+    static func launch(
+        _ served: Served, executable: String?, configuration: String?, adminToken: String?, timeout: Double
+    ) throws -> MockServer {
+        let process: ServerProcess
+        switch served {
+        case .tree(let folder):
+            process = try ServerProcess.start(
+                requestsFolder: folder, executable: executable, configuration: configuration, timeout: timeout)
+        case .exchanges(let exchanges):
+            let tree = try DeclaredTree(exchanges: exchanges)
+            process = try ServerProcess.start(
+                requestsFolder: tree.requestsFolder.path, declaredTree: tree, executable: executable,
+                configuration: configuration, timeout: timeout)
         }
         return MockServer(
             baseURL: process.baseURL, sessionName: nil, sessionHeader: defaultSessionHeader, adminToken: adminToken,
@@ -145,11 +174,12 @@ public final class MockServer: Sendable {
         _ = try await send("DELETE", "cache")
     }
 
-    /// Reads the tree again; returns how many exchanges it serves. A tree with errors throws `refused`
-    /// with every error, and the server keeps serving the tree it had.
+    /// Reads the tree again (for every session: the tree is the server's); returns how many exchanges it
+    /// serves. A tree with errors throws `refused` with every error, and the server keeps serving the tree
+    /// it had.
     @discardableResult
     public func reload() async throws -> Int {
-        let answer = try object(try await send("POST", "reload"))
+        let answer = try object(try await send("POST", "reload", inSession: false))
         guard let exchanges = answer["exchanges"] as? Int else {
             throw MockServerError.unreachable("reload answered no exchange count: \(answer)")
         }

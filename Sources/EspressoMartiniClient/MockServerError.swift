@@ -12,8 +12,13 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
     case incompleteJournal(count: Int)
     /// The server could not be reached, or answered something that is not the admin API's.
     case unreachable(String)
-    /// An argument that cannot be sent, such as a `when` that is not JSON.
+    /// An argument that cannot be sent, such as a `when` that is not JSON, or an exchange that cannot be
+    /// written (no response, a file that is not there).
     case invalidArgument(String)
+    /// The exchanges could not be written as a tree in their temporary folder: what the file system said.
+    case treeNotWritten(String)
+    /// `restart(exchanges:)` on a server that `start(exchanges:)` did not begin.
+    case notStartedFromExchanges(String)
 
     public var description: String {
         switch self {
@@ -27,6 +32,8 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
                 + "call clearRequests() at the start of the test, or raise journal_size in the server configuration"
         case .unreachable(let detail): "the server cannot be reached: \(detail)"
         case .invalidArgument(let detail): detail
+        case .treeNotWritten(let detail): "the exchanges could not be written as a tree: \(detail)"
+        case .notStartedFromExchanges(let detail): detail
         }
     }
 }

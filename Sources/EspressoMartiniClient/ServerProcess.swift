@@ -25,19 +25,31 @@ final class ServerProcess: @unchecked Sendable {
 
     /// `http://127.0.0.1:PORT`, from the listening line.
     private(set) var baseURL: URL!
+    /// The requests folder it serves, absolute.
+    let requestsFolder: String
+    /// The exchanges' temporary tree when it serves one (`MockServer.start(exchanges:)`), removed with the
+    /// process.
+    let declaredTree: DeclaredTree?
 
-    /// Starts `executable` (found on `PATH` when nil) serving `requestsFolder`, with the server
-    /// configuration file `configuration` if given, and waits up to `timeout` seconds for its listening line.
+    private init(requestsFolder: String, declaredTree: DeclaredTree?) {
+        self.requestsFolder = requestsFolder
+        self.declaredTree = declaredTree
+    }
+
+    /// Starts `executable` (found on `PATH` when nil) serving `requestsFolder` (the folder of `declaredTree`,
+    /// when given, which it then owns), with the server configuration file `configuration` if given, and
+    /// waits up to `timeout` seconds for its listening line.
     static func start(
-        requestsFolder: String, executable: String?, configuration: String?, timeout: Double
+        requestsFolder: String, declaredTree: DeclaredTree? = nil, executable: String?, configuration: String?,
+        timeout: Double
     ) throws -> ServerProcess {
+        let server = ServerProcess(requestsFolder: absolute(requestsFolder), declaredTree: declaredTree)
         let path = try executable.map(absolute) ?? findOnPath()
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw MockServerError.executableNotFound("\(path) is not an executable file")
         }
-        var arguments = ["run", "--port", "0", "--requests-folder", absolute(requestsFolder)]
+        var arguments = ["run", "--port", "0", "--requests-folder", server.requestsFolder]
         if let configuration { arguments += ["--configuration", absolute(configuration)] }
-        let server = ServerProcess()
         try server.run(path, arguments)
         do {
             try server.waitForListeningLine(timeout: timeout)
@@ -123,13 +135,16 @@ final class ServerProcess: @unchecked Sendable {
         return URL(string: "\(scheme)://\(address)")
     }
 
-    /// Stops the server: SIGTERM, then SIGKILL after `stopTimeout`. Idempotent; returns once it has ended.
+    /// Stops the server: SIGTERM, then SIGKILL after `stopTimeout`; then removes the declared tree.
+    /// Idempotent; returns once it has ended.
     func stop() {
         let first: Bool = lock.withLock {
             defer { stopped = true }
             return !stopped
         }
-        guard first, process.processIdentifier > 0 else { return }
+        guard first else { return }
+        defer { declaredTree?.remove() }
+        guard process.processIdentifier > 0 else { return }
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = Date(timeIntervalSinceNow: Self.stopTimeout)
         while process.isRunning, Date() < deadline { usleep(2_000) }
@@ -155,60 +170,5 @@ final class ServerProcess: @unchecked Sendable {
             if !printed.isEmpty { text += "\n--- \(name) ---\n\(printed)" }
         }
         return text.isEmpty ? "; it printed nothing" : text
-    }
-}
-
-/// One output stream of the process, read on a thread of its own until it ends: its first line, and its
-/// last `ServerProcess.keptOutput` bytes.
-final class OutputTail: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var head: [UInt8] = []
-    private var tail: [UInt8] = []
-    private var ended = false
-
-    func drain(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            while true {
-                let data = handle.availableData
-                condition.withLock {
-                    if data.isEmpty {
-                        ended = true
-                    } else {
-                        if head.count < ServerProcess.keptOutput {
-                            head += data.prefix(ServerProcess.keptOutput - head.count)
-                        }
-                        tail += data
-                        if tail.count > ServerProcess.keptOutput {
-                            tail.removeFirst(tail.count - ServerProcess.keptOutput)
-                        }
-                    }
-                    condition.broadcast()
-                }
-                if data.isEmpty { return }
-            }
-        }
-        thread.name = "espressomartini output"
-        thread.start()
-    }
-
-    /// The first line, once it is whole.
-    var firstLine: String? {
-        condition.withLock {
-            head.firstIndex(of: UInt8(ascii: "\n")).map { String(decoding: head[..<$0], as: UTF8.self) }
-        }
-    }
-
-    var text: String {
-        condition.withLock { String(decoding: tail, as: UTF8.self) }
-    }
-
-    func waitForChange(until deadline: Date) {
-        condition.withLock { _ = ended || condition.wait(until: deadline) }
-    }
-
-    func waitForEnd(until deadline: Date) {
-        condition.withLock {
-            while !ended, condition.wait(until: deadline) {}
-        }
     }
 }

@@ -88,19 +88,24 @@ extension AdminAPI {
         case refused(GeneratedAnswer)
     }
 
-    /// The entries as JSON; with `tree`, each with `closest`: up to three routes of that tree most like its
-    /// path, as a `404` names them (worked out once per method and path).
+    /// The entries as JSON; with `tree`, each with `closest`: up to three routes most like its path, of that
+    /// tree and of the runtime exchanges its session sees now, as a `404` names them (worked out once per
+    /// method, path and session).
     private func listing(_ entries: [JournalEntry], closestIn tree: ServingTree?) -> JSONValue {
         guard let tree else { return .array(entries.map(\.json)) }
+        let runtime = service.served.runtime
         var known: [String: JSONValue] = [:]
         return .array(
             entries.map { entry in
-                let key = entry.method + " " + entry.path
+                let key = entry.method + " " + entry.path + " " + (entry.session ?? "")
                 let closest =
                     known[key]
                     ?? {
-                        let routes = tree.exchangeTree.closest(
-                            to: RequestPath(entry.path).segments, method: entry.method)
+                        let exchanges =
+                            (runtime?.visibleExchanges(forSessionNamed: entry.session) ?? [])
+                            + tree.exchangeTree.exchanges
+                        let routes = ExchangeTree.closest(
+                            to: RequestPath(entry.path).segments, method: entry.method, among: exchanges)
                         let value = JSONValue.array(routes.map { .string("\($0.method.name) \($0.route)") })
                         known[key] = value
                         return value

@@ -42,7 +42,12 @@ public final class RuntimeRoutes: Sendable {
 
     /// The exchanges a request of `session` sees besides the tree's, its session's first.
     public func visibleExchanges(for session: Session?) -> [Exchange] {
-        let (own, everyone) = overlays(for: session)
+        visibleExchanges(forSessionNamed: session?.name)
+    }
+
+    /// The same for the session named `name` (nil: the default session).
+    public func visibleExchanges(forSessionNamed name: String?) -> [Exchange] {
+        let own = name.flatMap { bySession[$0] }
         return (own?.exchangeTree.exchanges ?? []) + (everyone?.exchangeTree.exchanges ?? [])
     }
 

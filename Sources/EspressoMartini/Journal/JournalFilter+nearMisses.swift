@@ -6,26 +6,28 @@ extension JournalFilter {
         public let mismatch: String
     }
 
-    /// Up to `limit` requests most like the filter that fail it, for `requests/verify`: first those with
-    /// its method and path that fail on a status or a condition, then those with its path and another
-    /// method, then those with its method and another path; the newest first within each. A request
-    /// unlike on both method and path is no near miss.
+    /// Up to `limit` requests most like the filter that fail it, for `requests/verify`, of the first kind
+    /// there are: those with its method and path that fail on a status or a condition; else those with its
+    /// path and another method; else those with its method and a path like its route. The newest first, a
+    /// request alike an earlier one (method, path, query and mismatch) left out. A request unlike on both
+    /// method and path is no near miss.
     public func nearMisses(
         in parts: [ArraySlice<JournalEntry>], parser: any JSONParser, limit: Int = 3
     )
         -> [NearMiss]
     {
         var ranked: [[NearMiss]] = [[], [], []]
+        var seen = Set<[String]>()
         for part in parts.reversed() {
             for entry in part.reversed() {
-                guard let (rank, mismatch) = nearMiss(entry, parser: parser), ranked[rank].count < limit else {
-                    continue
-                }
+                guard let (rank, mismatch) = nearMiss(entry, parser: parser), ranked[rank].count < limit,
+                    seen.insert([entry.method, entry.path, entry.query, mismatch]).inserted
+                else { continue }
                 ranked[rank].append(NearMiss(entry: entry, mismatch: mismatch))
                 if ranked[0].count == limit { return ranked[0] }
             }
         }
-        return Array(ranked.joined().prefix(limit))
+        return ranked.first { !$0.isEmpty } ?? []
     }
 
     /// How `entry` misses the filter (0: only on a status or a condition, 1: on its method, 2: on its
@@ -38,7 +40,15 @@ extension JournalFilter {
         switch (methodHolds, pathHolds) {
         case (false, false): return nil
         case (false, true): return (1, "method \(entry.method), expected \(method!.uppercased())")
-        case (true, false): return (2, "path \(entry.path), expected \(path!)")
+        case (true, false):
+            // Another path is a near miss only when it is like the route, as a 404's closest routes are.
+            guard
+                RouteSimilarity.distance(from: RequestPath(entry.path).segments, to: path!)
+                    <= RouteSimilarity.closeEnough
+            else {
+                return nil
+            }
+            return (2, "path \(entry.path), expected \(path!)")
         case (true, true): break
         }
         if let status, !status.holds(for: entry.status) {

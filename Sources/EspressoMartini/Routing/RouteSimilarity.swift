@@ -4,6 +4,9 @@
 /// length (`product` against `products`: 1/8). 0 means the route matches.
 enum RouteSimilarity {
     /// The distance divided by the longer of the two, in segments: 0 (alike) to about 1 (unrelated).
+    /// The most unlike a route may be and still be named among a path's closest (a third).
+    static let closeEnough = 0.34
+
     static func distance(from path: [String], to route: RoutePattern) -> Double {
         let segments = route.segments
         let rows = path.count, columns = segments.count

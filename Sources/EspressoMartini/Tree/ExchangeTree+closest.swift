@@ -17,6 +17,6 @@ extension ExchangeTree {
                 RouteSimilarity.distance(from: path, to: exchange.route) + (exchange.method.name == method ? 0 : 0.05)
             )
         }
-        return scored.filter { $0.1 <= 0.34 }.sorted { $0.1 < $1.1 }.prefix(limit).map(\.0)
+        return scored.filter { $0.1 <= RouteSimilarity.closeEnough }.sorted { $0.1 < $1.1 }.prefix(limit).map(\.0)
     }
 }

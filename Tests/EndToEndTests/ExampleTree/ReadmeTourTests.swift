@@ -80,5 +80,25 @@ struct ReadmeTourTests {
             "POST", "/__espressomartini/requests/count", headers: json,
             body: Array(#"{"method": "POST", "path": "/api/v1/login"}"#.utf8))
         #expect(count.text == #"{"count":2,"complete":true}"#, "\(count.text)")
+
+        let stub = try await client.send(
+            "POST", "/__espressomartini/exchanges", headers: json,
+            body: Array(
+                #"{"method": "GET", "route": "/api/v1/orders", "configuration": {"body": [{"id": "A-42", "status": "paid"}]}}"#
+                    .utf8))
+        #expect(stub.text == #"{"id":"r1","method":"GET","route":"/api/v1/orders","session":null}"#, "\(stub.text)")
+        #expect(try await client.get("/api/v1/orders").text == #"[{"id":"A-42","status":"paid"}]"#)
+        let verify = try await client.send(
+            "POST", "/__espressomartini/requests/verify", headers: json,
+            body: Array(
+                #"{"method": "GET", "path": "/api/v1/orders", "when": {"query": {"status": "paid"}}, "count": {"exactly": 1}}"#
+                    .utf8))
+        let message = try #require(try verify.json() as? [String: Any])["message"] as? String
+        #expect(
+            message
+                == #"expected exactly 1 request GET /api/v1/orders when query status=paid, 0 matched; closest: GET /api/v1/orders: query "status" is missing, expected "paid""#
+        )
+        #expect(try await client.send("DELETE", "/__espressomartini/exchanges").statusCode == 204)
+        #expect(try await client.get("/api/v1/orders").statusCode == 404)
     }
 }

@@ -268,6 +268,26 @@ struct RuntimeExchangeTests {
         #expect(logo.header("Content-Type") == "image/png")
     }
 
+    @Test("a script of a runtime exchange answers beside the tree's script, each with its own source")
+    func scriptsOfBothTrees() async throws {
+        let (tree, server) = try await Self.start()
+        defer { server.stop(); tree.remove() }
+
+        try tree.write(
+            #"{"javascript": "function response(request) { return Response.ok(Body.text('tree ' + request.pathParameters.id)); }"}"#,
+            at: "network-exchanges/scripted/{id}/GET/configuration.json")
+        #expect(try await server.client.send("POST", Self.admin + "/reload").statusCode == 200)
+        let added = try await Self.add(
+            server,
+            #"{"method": "GET", "route": "/stubbed/{id}", "configuration": {"javascript": "function response(request) { return Response.ok(Body.text('runtime ' + request.pathParameters.id)); }"}}"#
+        )
+        #expect(added.statusCode == 201, "\(added.text)")
+        for call in 0..<20 {
+            #expect(try await Self.get(server, "/scripted/\(call)") == "tree \(call)")
+            #expect(try await Self.get(server, "/stubbed/\(call)") == "runtime \(call)")
+        }
+    }
+
     @Test("explain and a 404's closest see runtime exchanges")
     func explainAndClosest() async throws {
         let (tree, server) = try await Self.start()

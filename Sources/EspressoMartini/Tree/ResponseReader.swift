@@ -39,6 +39,8 @@ struct ResponseReader {
     var file: String {
         isRuntime ? JournalFilter.bodyName : FileSystem.join(methodFolder, TreeLoader.configurationFileName)
     }
+    /// What the files a configuration names are relative to, in messages.
+    var filesFolder: String { isRuntime ? "requests folder" : "method folder" }
     /// The method folder on disk with links resolved: a `response_file` path resolves against it.
     var methodFolderRealPath: String { parentChain.realPath(ofChild: methodFolderName, resolved: knownRealPath) }
 
@@ -360,14 +362,14 @@ struct ResponseReader {
         guard case .string(let name) = value, !name.isEmpty else {
             diagnostics.error(
                 file, map.value(path()),
-                "'\(key)' must be a file name relative to the \(isRuntime ? "requests" : "method") folder, found \(value.kindName)"
+                "'\(key)' must be a file name relative to the \(filesFolder), found \(value.kindName)"
             )
             return nil
         }
         guard name.utf8.first != UInt8(ascii: "/") else {
             diagnostics.error(
                 file, map.value(path()),
-                "'\(key)' '\(name)' must be relative to the \(isRuntime ? "requests" : "method") folder, not absolute")
+                "'\(key)' '\(name)' must be relative to the \(filesFolder), not absolute")
             return nil
         }
         // A plain file name that is no link needs no `realpath` (a system call per path component),

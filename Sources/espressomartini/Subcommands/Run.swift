@@ -248,6 +248,17 @@ struct Run: Command {
             server.service.reload(reason: "SIGHUP")
             server.reloadCertificate(logger: logger)
         }
+        // Watching before saying it listens: an edit made as soon as the server listens is served.
+        var watcher: TreeWatcher?
+        if configuration.watch {
+            do {
+                watcher = try TreeWatcher(folder: configuration.requestsFolder) {
+                    server.service.reload(reason: "files changed")
+                }
+            } catch {
+                logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
+            }
+        }
         // Exactly one line on standard output, written at once so that a reader sees it while we run.
         var ready = Array("espressomartini listening on \(server.scheme)://\(server.address)\n".utf8)
         ready.withUnsafeMutableBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -264,16 +275,6 @@ struct Run: Command {
         }
         ServiceManager.ready(status: "serving \(tree.exchanges.count) exchanges on \(server.address)")
 
-        var watcher: TreeWatcher?
-        if configuration.watch {
-            do {
-                watcher = try TreeWatcher(folder: configuration.requestsFolder) {
-                    server.service.reload(reason: "files changed")
-                }
-            } catch {
-                logger.warning("\(error); reload with SIGHUP or POST /__espressomartini/reload instead")
-            }
-        }
         signals.wait()
         watcher?.stop()
         ServiceManager.stopping()

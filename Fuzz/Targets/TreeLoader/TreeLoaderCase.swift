@@ -17,6 +17,8 @@ struct TreeLoaderCase {
     /// The service runtime exchanges are added to, over the scratch tree.
     static let service: TreeService = {
         let tree = ScratchTree.shared
+        // The method folder holds whatever input came before: a valid configuration for this one load.
+        tree.write(Array(#"{"body": 1}"#.utf8), to: tree.methodFolderConfiguration)
         guard let loaded = loader.load(folder: tree.requestsFolder).tree else {
             fatalError("the scratch tree does not load")
         }

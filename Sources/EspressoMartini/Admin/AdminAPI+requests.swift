@@ -8,11 +8,13 @@ extension AdminAPI {
     func requests(_ request: Request, _ tree: ServingTree, _ decider: Decider) -> GeneratedAnswer {
         let query = request.queryParameters
         if request.knownMethod == .delete {
-            if let other = query.fields.first(where: { $0.name != "session" }) {
-                return .error(
-                    400,
-                    "DELETE requests empties the journal, or one session's part with 'session'; it takes no '\(other.name)'",
-                    globalHeaders: globalHeaders)
+            if let refusal = sessionOnlyQueryRefusal(
+                request,
+                {
+                    "DELETE requests empties the journal, or one session's part with 'session'; it takes no '\($0)'"
+                })
+            {
+                return refusal
             }
             if let named = Self.sessionName(request) { journal.clear(session: named) } else { journal.clear() }
             return .empty(204, globalHeaders: globalHeaders)
@@ -67,13 +69,23 @@ extension AdminAPI {
         return .filter(filter)
     }
 
+    /// The `400` for a query that names another parameter than `session`, `message` saying so of its name;
+    /// nil when it names none.
+    func sessionOnlyQueryRefusal(_ request: Request, _ message: (String) -> String) -> GeneratedAnswer? {
+        guard let other = request.queryParameters.fields.first(where: { $0.name != "session" }) else { return nil }
+        return .error(400, message(other.name), globalHeaders: globalHeaders)
+    }
+
     /// The `400` for a query with more than `session`, or the `413` for a body longer than a filter may be;
     /// nil when neither applies.
     func filterBodyRefusal(_ request: Request, body: [UInt8]) -> GeneratedAnswer? {
-        if let other = request.queryParameters.fields.first(where: { $0.name != "session" }) {
-            let message =
-                "give '\(other.name)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
-            return .error(400, message, globalHeaders: globalHeaders)
+        if let refusal = sessionOnlyQueryRefusal(
+            request,
+            {
+                "give '\($0)' in the JSON body: {\"method\", \"path\", \"status\", \"unmatched\", \"when\"}; the query takes only 'session'"
+            })
+        {
+            return refusal
         }
         guard request.bodySize <= min(body.count, Self.filterBodyLimit) else {
             let message =

@@ -7,10 +7,13 @@ extension AdminAPI {
     /// too when it has some); `400` with every problem positioned in the body, `413`, `429` past
     /// `max_runtime_exchanges`.
     func addExchange(_ request: Request) -> GeneratedAnswer {
-        if let other = request.queryParameters.fields.first(where: { $0.name != "session" }) {
-            return .error(
-                400, "POST exchanges takes only 'session' in its query, not '\(other.name)'; the rest goes in the body",
-                globalHeaders: globalHeaders)
+        if let refusal = sessionOnlyQueryRefusal(
+            request,
+            {
+                "POST exchanges takes only 'session' in its query, not '\($0)'; the rest goes in the body"
+            })
+        {
+            return refusal
         }
         let body = request.body ?? []
         guard request.bodySize <= body.count, body.count <= Self.bodyLimit else {
@@ -46,11 +49,13 @@ extension AdminAPI {
 
     /// `DELETE exchanges`: every runtime exchange, or with `?session=NAME` that session's. `204`.
     func removeExchanges(_ request: Request) -> GeneratedAnswer {
-        if let other = request.queryParameters.fields.first(where: { $0.name != "session" }) {
-            return .error(
-                400,
-                "DELETE exchanges removes every runtime exchange, or one session's with 'session'; it takes no '\(other.name)'",
-                globalHeaders: globalHeaders)
+        if let refusal = sessionOnlyQueryRefusal(
+            request,
+            {
+                "DELETE exchanges removes every runtime exchange, or one session's with 'session'; it takes no '\($0)'"
+            })
+        {
+            return refusal
         }
         let session = Self.sessionName(request)
         service.removeRuntimeExchanges(session: session, allSessions: session == nil)

@@ -580,6 +580,23 @@ python3 "$HERE/make_openapi.py" --operations 1000 --out "$OPENAPI_1000" || die "
 "$BINARY" import openapi "$OPENAPI_1000" --requests-folder "$IMPORTS/check" > /dev/null 2> "$WORK/logs/import.log" \
   || die "espressomartini does not import $OPENAPI_1000: $(tail -5 "$WORK/logs/import.log")"
 
+# Stripe's public description (../shared/data/openapi-public/, beside the project; its rows are left out
+# without it), imported once: 468 operations, 5 148 `Prefer` variants. A hello exchange beside them is what
+# start_server waits for.
+STRIPE_SPEC=$(dirname "$REPO")/shared/data/openapi-public/stripe-spec3.yaml
+STRIPE_TREE=$WORK/tree-stripe/network-exchanges
+if [[ -f $STRIPE_SPEC ]]; then
+  rm -rf "$WORK/tree-stripe"
+  "$BINARY" import openapi "$STRIPE_SPEC" --requests-folder "$STRIPE_TREE" > /dev/null 2> "$WORK/logs/import-stripe.log" \
+    || die "espressomartini does not import $STRIPE_SPEC: $(tail -5 "$WORK/logs/import-stripe.log")"
+  mkdir -p "$STRIPE_TREE/api/v1/hello/GET"
+  echo '{"body": {"hello": "stripe"}}' > "$STRIPE_TREE/api/v1/hello/GET/configuration.json"
+  sync
+else
+  say "no $STRIPE_SPEC: no rows for Stripe's imported tree"
+  STRIPE_SPEC=""
+fi
+
 NGINX=""
 if command -v nginx > /dev/null; then NGINX=$(command -v nginx); else say "nginx is not installed: no nginx rows (optional)"; fi
 
@@ -621,6 +638,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
   [[ -n $RECORDED_SHM ]] && names+=(em-record-shm)
   [[ -n $NGINX ]] && names+=(nginx nginx-tls nginx-proxy)
   [[ -n $BASELINE_BINARY ]] && names+=(em-plain em-baseline)
+  [[ -n $STRIPE_SPEC ]] && names+=(em-stripe)
   SCHEME=([em-10-tls]=https [nginx-tls]=https)
   mapfile -t ports < <(python3 "$HERE/free_ports.py" "${#names[@]}")
   [[ ${#ports[@]} -eq ${#names[@]} ]] || die "could not find ${#names[@]} free ports on 127.0.0.1"
@@ -665,6 +683,30 @@ print(middle["wall_s"], middle["maxrss_kib"], max(r["status"] for r in runs))' "
     record_value "$round" "$name" rss_idle_kib "$(rss_kib "${PID[$name]}")"
     record_value "$round" "$name" threads_idle "$(threads "${PID[$name]}")"
   done
+  # Stripe's imported tree, the same way, alone: the first 200, idle memory, then `endpoints` on it (the
+  # median of IMPORT_RUNS runs), the server stopped before the next measure.
+  if [[ -n $STRIPE_SPEC ]]; then
+    "$BINARY" endpoints --requests-folder "$STRIPE_TREE" > /dev/null 2>&1
+    start_server em-stripe "$WORK/logs/em-stripe.log" \
+      "$BINARY" run --requests-folder "$STRIPE_TREE" --port "${PORT[em-stripe]}" --log-level ERROR \
+      || die "round $round: $FAILURE"
+    record_value "$round" em-stripe startup_s "$STARTUP_S"
+    sleep 1
+    record_value "$round" em-stripe rss_idle_kib "$(rss_kib "${PID[em-stripe]}")"
+    say "  em-stripe: first 200 after $(awk -v s="$STARTUP_S" 'BEGIN { printf "%.1f", s * 1000 }') ms, $(($(rss_kib "${PID[em-stripe]}") / 1024)) MiB idle"
+    stop_pids "${PID[em-stripe]}"
+    runs=()
+    for ((run = 1; run <= IMPORT_RUNS; run++)); do
+      runs+=("$(python3 "$HERE/time_command.py" "$BINARY" endpoints --requests-folder "$STRIPE_TREE")")
+    done
+    read -r wall status < <(python3 -c 'import json, sys
+runs = sorted((json.loads(r) for r in sys.argv[1:]), key=lambda r: r["wall_s"])
+print(runs[len(runs) // 2]["wall_s"], max(r["status"] for r in runs))' "${runs[@]}")
+    [[ $status == 0 ]] || die "round $round: endpoints on Stripe's tree exited $status"
+    record_value "$round" em-stripe endpoints_wall_s "$wall"
+    say "  endpoints on Stripe's tree: $(awk -v s="$wall" 'BEGIN { printf "%.0f", s * 1000 }') ms"
+  fi
+
   # This build and the baseline on the plain tree, the same way, one at a time.
   if [[ -n $BASELINE_BINARY ]]; then
     for name in $(in_order "$round" em-plain em-baseline); do

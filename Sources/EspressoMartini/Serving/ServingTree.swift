@@ -40,7 +40,11 @@ public final class ServingTree: Sendable {
     /// The responses (by slot) whose file is too large for memory, or beyond the budget. Decided in
     /// tree order, so the same tree always gets the same choice.
     public let diskFiles: [Int: DiskFile]
-    /// The small files kept in memory (by slot) as read ahead of their first request.
+    /// Each slot's file kept in memory, as an index into `fileBytes`; -1 for a slot without one. The responses
+    /// of an imported exchange's variants share one file, and each file is read once.
+    private let memoryFiles: [Int32]
+    /// The files kept in memory, once read (ahead of their first request when small). Files of equal
+    /// contents share their bytes.
     private let fileBytes: Locked<[FileBytes?]>
 
     public init(_ tree: ExchangeTree, counters: CallCounters, configuration: ServerConfiguration) {
@@ -66,16 +70,23 @@ public final class ServingTree: Sendable {
         var networks: [Int: NetworkCondition] = [:]
         var plans: [SendingPlan] = []
         plans.reserveCapacity(slots)
+        var memoryFiles = [Int32](repeating: -1, count: slots)
+        var fileIndices: [String: Int32] = [:]
         var budget = Self.memoryBudget
         Self.forEachResponse(in: tree) { slot, exchange, response in
             var fromDisk = false
             if case .fixed(let content) = response.kind, case .file(let name, let path, let size) = content.body {
-                if size <= Self.memoryFileLimit, size <= budget {
+                let filePath = tree.path(ofFile: name, at: path, in: exchange)
+                if let index = fileIndices[filePath] {
+                    memoryFiles[slot] = index
+                } else if size <= Self.memoryFileLimit, size <= budget {
                     budget -= size
+                    memoryFiles[slot] = Int32(fileIndices.count)
+                    fileIndices[filePath] = Int32(fileIndices.count)
                 } else {
                     fromDisk = true
                     diskFiles[slot] = DiskFile(
-                        path: tree.path(ofFile: name, at: path, in: exchange),
+                        path: filePath,
                         headers: content.effectiveHeaders(global: configuration.headers))
                 }
             }
@@ -87,8 +98,9 @@ public final class ServingTree: Sendable {
         self.plans = plans
         self.networks = networks
         self.diskFiles = diskFiles
+        self.memoryFiles = memoryFiles
         built = ResponseSlots(count: slots)
-        fileBytes = Locked([FileBytes?](repeating: nil, count: slots))
+        fileBytes = Locked([FileBytes?](repeating: nil, count: fileIndices.count))
     }
 
     /// Calls `body` with every response of `tree`, its slot and its exchange, in tree order.
@@ -106,22 +118,34 @@ public final class ServingTree: Sendable {
 
     /// Reads the small files kept in memory. The loader only checks files, so that the tree answers
     /// sooner; this runs as soon as the tree is in service, so they are read about when the tree was
-    /// loaded, as if with it: a file edited later is served as it was until the next reload.
+    /// loaded, as if with it: a file edited later is served as it was until the next reload. Files of equal
+    /// contents (an imported tree's error answer, in every operation's folder) keep one copy.
     public func readFilesAhead() {
+        var distinct: Set<FileBytes> = []
         Self.forEachResponse(in: exchangeTree) { slot, exchange, response in
-            guard plans[slot].kind == .prebuilt || plans[slot].kind == .fault,
+            let index = Int(memoryFiles[slot])
+            guard index >= 0, plans[slot].kind == .prebuilt || plans[slot].kind == .fault,
                 case .file(let name, let path, let size)? = response.content?.body,
-                size <= Self.readAheadLimit, !built.isBuilt(slot),
+                size <= Self.readAheadLimit, !built.isBuilt(slot), fileBytes.withLock({ $0[index] == nil }),
                 let bytes = FileBytes.reading(path: exchangeTree.path(ofFile: name, at: path, in: exchange))
             else { return }
-            fileBytes.withLock { $0[slot] = bytes }
+            let kept = distinct.insert(bytes).memberAfterInsert
+            fileBytes.withLock { $0[index] = $0[index] ?? kept }
         }
     }
 
-    /// The bytes of the file kept in memory in `slot`: as read ahead, else read now. Nil when the file
-    /// cannot be read now (then a later request tries again).
+    /// The bytes of the file kept in memory for `slot`, at `path`: as read before, else read now. Nil when
+    /// the file cannot be read now (then a later request tries again).
     public func bytes(ofFileIn slot: Int, at path: String) -> FileBytes? {
-        fileBytes.withLock { $0[slot] } ?? FileBytes.reading(path: path)
+        let index = Int(memoryFiles[slot])
+        guard index >= 0 else { return FileBytes.reading(path: path) }
+        if let known = fileBytes.withLock({ $0[index] }) { return known }
+        guard let bytes = FileBytes.reading(path: path) else { return nil }
+        return fileBytes.withLock { files in
+            if let raced = files[index] { return raced }
+            files[index] = bytes
+            return bytes
+        }
     }
 
     /// The counter of variant `variant` (0 without variants) of the exchange at `index`, the default session's.

@@ -86,7 +86,7 @@ extension Matcher {
         case "prefix": return .success(.prefix(text))
         default:
             do {
-                return .success(.regex(try CompiledRegex(text)))
+                return .success(.regex(try SharedRegexes.regex(text)))
             } catch {
                 return .failure(Problem(message: "'regex' \(Self.quoted(text)) does not compile: \(error)"))
             }

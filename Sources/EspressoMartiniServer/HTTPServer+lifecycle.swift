@@ -9,9 +9,32 @@ extension HTTPServer {
         inFlight.add(1, ordering: .relaxed)
         guard let uri else { return RequestState(target: "", query: "", timed: timed) }
         let mark = strchr(uri, Int32(UInt8(ascii: "?")))
-        return RequestState(
+        let state = RequestState(
             target: keepsTargets ? String(cString: uri) : "", query: mark.map { String(cString: $0 + 1) } ?? "",
             timed: timed)
+        if let end = Self.encodedSlashPathEnd(uri, query: mark) {
+            state.sentPath = UnsafeBufferPointer(start: uri, count: end).withMemoryRebound(to: UInt8.self) {
+                RequestPath(sent: $0)
+            }
+        }
+        return state
+    }
+
+    /// Where the path of the request target `uri` ends, when it holds an encoded slash (`%2F`, `%2f`): then
+    /// its segments are split before they are decoded (libmicrohttpd hands over the path decoded). Nil for
+    /// every other target, which costs a search for `%`.
+    private static func encodedSlashPathEnd(_ uri: UnsafePointer<CChar>, query: UnsafeMutablePointer<CChar>?) -> Int? {
+        guard uri.pointee == CChar(UInt8(ascii: "/")) else { return nil }
+        let end = query.map { $0 - UnsafeMutablePointer(mutating: uri) } ?? strlen(uri)
+        var at = uri
+        while let percent = memchr(at, Int32(UInt8(ascii: "%")), end - (at - uri)) {
+            let mark = percent.assumingMemoryBound(to: CChar.self)
+            if mark + 2 < uri + end, mark[1] == CChar(UInt8(ascii: "2")), mark[2] | 0x20 == CChar(UInt8(ascii: "f")) {
+                return end
+            }
+            at = UnsafePointer(mark + 1)
+        }
+        return nil
     }
 
     func received(
@@ -154,7 +177,7 @@ extension HTTPServer {
         let knownMethod = HTTPMethod(requestMethod: method)
         var request = Request(
             method: knownMethod?.name ?? String(cString: method), knownMethod: knownMethod, path: String(cString: url),
-            rawQuery: state.query,
+            segments: state.sentPath, rawQuery: state.query,
             headers: connection.headers, body: nil, bodySize: 0
         )
         // Looked up where the connection keeps the headers: a request without it pays this one lookup.

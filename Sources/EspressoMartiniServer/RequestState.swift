@@ -22,6 +22,8 @@ final class RequestState: @unchecked Sendable {
     let target: String
     /// The query string without `?`, `""` when there is none.
     let query: String
+    /// The path's segments split before decoding, for a target holding `%2F`; nil for every other.
+    var sentPath: RequestPath?
     var phase = Phase.started
     /// The request as its headers made it (with its body once it is in, when something reads it).
     var request: Request?

@@ -94,7 +94,7 @@ import Testing
         #expect(tree == nil)
         #expect(
             LoaderFixture.descriptions(diagnostics, root: root) == [
-                "$TMP/exchanges/a%2Fb: error: the folder name 'a%2Fb' holds %2F, a '/', which no path segment can hold; rename the folder"
+                "$TMP/exchanges/a%2Fb: error: the folder name 'a%2Fb' holds %2F, a '/', which a folder cannot stand for; match a segment sent with %2F by a {name} or * folder"
             ])
     }
 }

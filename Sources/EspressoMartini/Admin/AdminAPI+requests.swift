@@ -117,7 +117,7 @@ extension AdminAPI {
                             (runtime?.visibleExchanges(forSessionNamed: entry.session) ?? [])
                             + tree.exchangeTree.exchanges
                         let routes = ExchangeTree.closest(
-                            to: RequestPath(entry.path).segments, method: entry.method, among: exchanges)
+                            to: entry.segments.segments, method: entry.method, among: exchanges)
                         let value = JSONValue.array(routes.map { .string("\($0.method.name) \($0.route)") })
                         known[key] = value
                         return value

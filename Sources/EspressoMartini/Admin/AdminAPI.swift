@@ -219,7 +219,8 @@ public struct AdminAPI: Sendable {
         }
         let target = RequestTarget(path)
         var explained = Request(
-            method: method, path: target.path, rawQuery: target.rawQuery, headers: request.headers, body: nil)
+            method: method, path: target.path, segments: target.segments, rawQuery: target.rawQuery,
+            headers: request.headers, body: nil)
         explained.session =
             Self.sessionName(request).map { service.sessions.existing(named: $0) ?? Session(name: $0) }
             ?? request.session

@@ -151,9 +151,8 @@ public struct Explanation: Sendable {
         case .exchange, .noVariant, .methodNotAllowed, .preflight: break
         case .notFound, .dotSegment, .refused, .admin, .forward: return []
         }
-        let path = request.segments.segments
         var routes: [(route: RoutePattern, methods: [HTTPMethod])] = []
-        for exchange in exchanges where exchange.route != chosen?.route && exchange.route.matches(path) {
+        for exchange in exchanges where exchange.route != chosen?.route && exchange.route.matches(request.segments) {
             if let known = routes.firstIndex(where: { $0.route == exchange.route }) {
                 if !routes[known].methods.contains(exchange.method) { routes[known].methods.append(exchange.method) }
             } else {

@@ -6,6 +6,8 @@ public struct JournalEntry: Sendable, Equatable {
     public let time: Timestamp
     public let method: String
     public let path: String
+    /// The path's segments as the server split them (a segment sent with `%2F` holds its `/`).
+    public let segments: RequestPath
     /// The raw query string without `?`, `""` when there is none.
     public let query: String
     /// The request headers as received, packed as `name NUL value NUL …` (one copy on the request
@@ -29,7 +31,8 @@ public struct JournalEntry: Sendable, Equatable {
     var ticket = 0
 
     public init(
-        time: Timestamp, method: String, path: String, query: String, packedHeaders: [UInt8] = [], body: [UInt8],
+        time: Timestamp, method: String, path: String, segments: RequestPath? = nil, query: String,
+        packedHeaders: [UInt8] = [], body: [UInt8],
         bodySize: Int, route: String?, variant: Int? = nil, response: Int?, status: Int?, session: String? = nil,
         proxied: Bool = false
     ) {
@@ -38,6 +41,7 @@ public struct JournalEntry: Sendable, Equatable {
         self.time = time
         self.method = method
         self.path = path
+        self.segments = segments ?? RequestPath(path)
         self.query = query
         self.packedHeaders = packedHeaders
         self.body = body

@@ -36,14 +36,14 @@ extension JournalFilter {
     private func nearMiss(_ entry: JournalEntry, parser: any JSONParser) -> (Int, String)? {
         if let session, entry.session != session { return nil }
         let methodHolds = method.map { Self.sameWithoutCase($0, entry.method) } ?? true
-        let pathHolds = path.map { $0.matches(RequestPath(entry.path)) } ?? true
+        let pathHolds = path.map { $0.matches(entry.segments) } ?? true
         switch (methodHolds, pathHolds) {
         case (false, false): return nil
         case (false, true): return (1, "method \(entry.method), expected \(method!.uppercased())")
         case (true, false):
             // Another path is a near miss only when it is like the route, as a 404's closest routes are.
             guard
-                RouteSimilarity.distance(from: RequestPath(entry.path).segments, to: path!)
+                RouteSimilarity.distance(from: entry.segments.segments, to: path!)
                     <= RouteSimilarity.closeEnough
             else {
                 return nil

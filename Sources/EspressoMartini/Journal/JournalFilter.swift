@@ -39,7 +39,7 @@ public struct JournalFilter: Sendable {
         if let status, !status.holds(for: entry.status) { return false }
         if let method, !Self.sameWithoutCase(method, entry.method) { return false }
         guard path != nil || conditions != nil else { return true }
-        if let path, !path.matches(RequestPath(entry.path)) { return false }
+        if let path, !path.matches(entry.segments) { return false }
         guard let conditions, !conditions.alwaysHolds else { return true }
         return conditions.holds(for: RequestModel(entry.recordedRequest, route: path ?? Self.noRoute, parser: parser))
     }

@@ -16,7 +16,8 @@ extension RequestJournal {
             position = exchange.sequencePosition(of: answer.position, variant: answer.variant).index
         }
         let entry = JournalEntry(
-            time: .now, method: request.method, path: request.path, query: request.rawQuery, body: body,
+            time: .now, method: request.method, path: request.path, segments: request.segments, query: request.rawQuery,
+            body: body,
             bodySize: bodySize,
             route: route, variant: variant, response: position, status: status, session: request.session?.name,
             proxied: decision.isForward

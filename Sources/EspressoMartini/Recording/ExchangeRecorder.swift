@@ -47,7 +47,7 @@ public final class ExchangeRecorder: @unchecked Sendable {
     }
 
     private func write(_ exchange: RecordedExchange) throws(TreeWritingError) -> Outcome {
-        let path = RequestPath(exchange.path).segments.map(SegmentDraft.literal)
+        let path = exchange.segments.segments.map(SegmentDraft.literal)
         let folder = try TreeWriter.methodFolder(method: exchange.method, path: path)
         let folderPath = FileSystem.join(writer.requestsFolder, folder)
         let configurationPath = FileSystem.join(folderPath, TreeLoader.configurationFileName)

@@ -4,6 +4,9 @@ public struct RecordedExchange: Sendable {
     public var method: HTTPMethod
     /// As the request had it: percent-decoded, without the query.
     public var path: String
+    /// The path's segments as the server split them (a segment sent with `%2F` holds its `/`, which no
+    /// folder can: such an exchange is not written, and the recorder says why).
+    public var segments: RequestPath
     /// Without `?`, not decoded; `""` for none.
     public var rawQuery: String
     /// Every request header, as received.
@@ -24,13 +27,15 @@ public struct RecordedExchange: Sendable {
     public var contentDecoded: Bool
 
     public init(
-        method: HTTPMethod, path: String, rawQuery: String, requestHeaders: [HTTPHeader], requestBody: [UInt8]?,
+        method: HTTPMethod, path: String, segments: RequestPath? = nil, rawQuery: String, requestHeaders: [HTTPHeader],
+        requestBody: [UInt8]?,
         requestBodySize: Int,
         statusCode: Int, responseHeaders: [HTTPHeader], responseBodyFile: String?, responseBodyBytes: [UInt8]? = nil,
         contentDecoded: Bool
     ) {
         self.method = method
         self.path = path
+        self.segments = segments ?? RequestPath(path)
         self.rawQuery = rawQuery
         self.requestHeaders = requestHeaders
         self.requestBody = requestBody
@@ -45,7 +50,8 @@ public struct RecordedExchange: Sendable {
     /// The request as the variants' conditions read it.
     public var request: Request {
         Request(
-            method: method.name, path: path, rawQuery: rawQuery, headers: RequestHeaders(requestHeaders),
+            method: method.name, path: path, segments: segments, rawQuery: rawQuery,
+            headers: RequestHeaders(requestHeaders),
             body: requestBody, bodySize: requestBodySize)
     }
 

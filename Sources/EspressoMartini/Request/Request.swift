@@ -9,7 +9,8 @@ public struct Request: Sendable {
     public let knownMethod: HTTPMethod?
     /// The path, already percent-decoded, without the query.
     public let path: String
-    /// The path's segments (empty ones dropped), read in place for routing.
+    /// The path's segments (empty ones dropped), read in place for routing; split before decoding, so a
+    /// segment sent with `%2F` holds its `/` (`path` shows it decoded like the rest).
     public let segments: RequestPath
     /// The query string without `?`, as received (not decoded); `""` when there is none.
     public let rawQuery: String
@@ -30,27 +31,25 @@ public struct Request: Sendable {
     public var runtime: RuntimeRoutes?
 
     public init(
-        method: String, path: String, rawQuery: String = "", headers: RequestHeaders = RequestHeaders([]),
-        body: [UInt8]? = nil,
-        bodySize: Int? = nil
+        method: String, path: String, segments: RequestPath? = nil, rawQuery: String = "",
+        headers: RequestHeaders = RequestHeaders([]), body: [UInt8]? = nil, bodySize: Int? = nil
     ) {
         self.init(
-            method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, rawQuery: rawQuery,
-            headers: headers, body: body,
-            bodySize: bodySize ?? body?.count ?? 0
+            method: method, knownMethod: HTTPMethod(requestMethod: method), path: path, segments: segments,
+            rawQuery: rawQuery, headers: headers, body: body, bodySize: bodySize ?? body?.count ?? 0
         )
     }
 
-    /// For a server that has already read the method (it reads it from bytes, without a String).
+    /// For a server that has already read the method (it reads it from bytes, without a String). `segments`
+    /// from the path as sent (`RequestPath(sent:)`) when it holds `%2F`; nil splits the decoded `path`.
     public init(
-        method: String, knownMethod: HTTPMethod?, path: String, rawQuery: String, headers: RequestHeaders,
-        body: [UInt8]?, bodySize: Int,
-        session: Session? = nil
+        method: String, knownMethod: HTTPMethod?, path: String, segments: RequestPath? = nil, rawQuery: String,
+        headers: RequestHeaders, body: [UInt8]?, bodySize: Int, session: Session? = nil
     ) {
         self.method = method
         self.knownMethod = knownMethod
         self.path = path
-        self.segments = RequestPath(path)
+        self.segments = segments ?? RequestPath(path)
         self.rawQuery = rawQuery
         self.headers = headers
         self.body = body

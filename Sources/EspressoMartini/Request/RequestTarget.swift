@@ -4,6 +4,8 @@
 public struct RequestTarget: Sendable, Equatable {
     /// Percent-decoded, without the query.
     public let path: String
+    /// The path as the server splits it: before decoding each segment, so that `%2F` stays in its segment.
+    public let segments: RequestPath
     /// Without `?`, not decoded; `""` when there is none.
     public let rawQuery: String
 
@@ -11,26 +13,14 @@ public struct RequestTarget: Sendable, Equatable {
         let bytes = Array(target.utf8)
         let mark = bytes.firstIndex(of: UInt8(ascii: "?"))
         path = Self.decodePath(bytes[..<(mark ?? bytes.endIndex)])
+        segments = RequestPath(sent: bytes[..<(mark ?? bytes.endIndex)])
         rawQuery = mark.map { String(decoding: bytes[($0 + 1)...], as: UTF8.self) } ?? ""
     }
 
     private static func decodePath(_ bytes: ArraySlice<UInt8>) -> String {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "%"), bytes.endIndex - index >= 3,
-                let high = URLEncodedForm.hexValue(bytes[index + 1]),
-                let low = URLEncodedForm.hexValue(bytes[index + 2])
-            {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
-        // The server reads the decoded path as a C string: it ends at the first NUL.
-        return String(decoding: decoded.prefix { $0 != 0 }, as: UTF8.self)
+        _ = RequestPath.percentDecode(bytes, into: &decoded)
+        return String(decoding: decoded, as: UTF8.self)
     }
 }

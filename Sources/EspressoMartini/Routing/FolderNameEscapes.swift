@@ -32,7 +32,8 @@ public enum FolderNameEscapes {
             switch byte {
             case UInt8(ascii: "/"):
                 return .refused(
-                    "the folder name '\(name)' holds %2F, a '/', which no path segment can hold; rename the folder")
+                    "the folder name '\(name)' holds %2F, a '/', which a folder cannot stand for; match a segment sent with %2F by a {name} or * folder"
+                )
             case 0:
                 return .refused(
                     "the folder name '\(name)' holds %00, which no path segment can hold; rename the folder")

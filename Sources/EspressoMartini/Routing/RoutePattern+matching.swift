@@ -1,12 +1,7 @@
 extension RoutePattern {
-    /// Whether the route matches a path's segments (empty ones dropped), one route on its own: a literal
-    /// the same bytes, `{name}`/`:name`/`*` any one segment, `**` one or more last ones. The trie answers
-    /// requests; this says which other routes match too, for `explain`.
-    public func matches(_ path: [String]) -> Bool {
-        matches(RequestPath("/" + path.joined(separator: "/")))
-    }
-
-    /// The same on a request path, read in place: the journal's filters ask it of every entry.
+    /// Whether the route matches a request path's segments, one route on its own: a literal the same bytes,
+    /// `{name}`/`:name`/`*` any one segment, `**` one or more last ones. The trie answers requests; this says
+    /// which other routes match too, for `explain`, and the journal's filters ask it of every entry.
     public func matches(_ path: RequestPath) -> Bool {
         path.withSegments { path in
             for (position, segment) in segments.enumerated() {

@@ -11,6 +11,7 @@ final class RecordingTap {
     private let writer: RecordingWriter
     private let method: HTTPMethod
     private let path: String
+    private let segments: RequestPath
     private let rawQuery: String
     private let requestHeaders: [HTTPHeader]
     private let requestHasBody: Bool
@@ -29,6 +30,7 @@ final class RecordingTap {
         self.writer = writer
         self.method = method
         path = request.path
+        segments = request.segments
         rawQuery = request.rawQuery
         requestHeaders = request.headers.all
         requestHasBody = hasBody
@@ -81,7 +83,7 @@ final class RecordingTap {
         let bodyBytes = answerBody.flatMap { $0.isEmpty ? nil : $0 }
         answerBody = nil
         let exchange = RecordedExchange(
-            method: method, path: path, rawQuery: rawQuery, requestHeaders: requestHeaders,
+            method: method, path: path, segments: segments, rawQuery: rawQuery, requestHeaders: requestHeaders,
             requestBody: requestHasBody ? requestBody : nil,
             requestBodySize: requestBodySize, statusCode: head.statusCode, responseHeaders: head.headers,
             responseBodyFile: bodyFile,

@@ -81,7 +81,8 @@ struct Explain: Command {
         let (configuration, tree) = try source.loadTree(outcome: "nothing explained")
         // As the server builds it for an exchange that reads the body: an empty body is no body.
         var request = Request(
-            method: method, path: target.path, rawQuery: target.rawQuery, headers: RequestHeaders(headers),
+            method: method, path: target.path, segments: target.segments, rawQuery: target.rawQuery,
+            headers: RequestHeaders(headers),
             body: bytes?.isEmpty == false ? bytes : nil
         )
         switch session(in: request, configuration: configuration) {

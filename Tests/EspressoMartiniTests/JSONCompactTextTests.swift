@@ -29,6 +29,27 @@ import Testing
         #expect(value.compactText == text)
     }
 
+    /// Whole numbers beyond 2^53, where Swift's own text has an exponent, are written as integers (the shortest
+    /// digits that read back as the same double, then zeros); fractions and smaller whole numbers as before.
+    @Test(arguments: [
+        (1e20, "100000000000000000000"),
+        (-1e20, "-100000000000000000000"),
+        (12_345_678_901_234_567_890.0, "12345678901234567000"),
+        (9_223_372_036_854_775_807.0, "9223372036854776000"),
+        (9_007_199_254_740_994.0, "9007199254740994"),
+        (1.5e300, "15" + String(repeating: "0", count: 299)),
+        (5.0, "5.0"),
+        (-0.0, "-0.0"),
+        (1e-7, "1e-07"),
+        (0.1, "0.1"),
+    ])
+    func wholeNumbersHaveNoExponent(_ number: Double, _ text: String) throws {
+        #expect(JSONValue.real(number).compactText == text)
+        #expect(JSONValue.array([.real(number)]).indentedText == "[\n  \(text)\n]\n")
+        // Read back: the same double (jansson reads integers past 64 bits as errors, so compare as a Double).
+        #expect(Double(text) == number)
+    }
+
     /// Whatever compactText writes, jansson reads back as the same value.
     @Test(arguments: [
         #"{"b": [1, 2.5, true, false, null], "a": {"nested": "y\n\"\\\u0001"}, "": ""}"#,

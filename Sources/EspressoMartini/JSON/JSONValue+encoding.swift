@@ -35,7 +35,7 @@ extension JSONValue {
         case .integer(let value): Self.appendDecimal(value, to: &output)
         case .real(let value):
             if value.isFinite {
-                output.append(contentsOf: String(value).utf8)
+                Self.appendReal(value, to: &output)
             } else {
                 Self.append("null", to: &output)
             }
@@ -73,6 +73,34 @@ extension JSONValue {
     private static func appendDecimal(_ value: Int64, to output: inout [UInt8]) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         DecimalDigits.with(value.magnitude) { output.append(contentsOf: $0) }
+    }
+
+    /// Swift's shortest text of `value`, except that a whole number is written without an exponent
+    /// (`1e+20` as `100000000000000000000`, `1.2345678901234567e+19` as `12345678901234567000`), since many
+    /// readers (typed decoders, integer checks) take a number with an exponent for a fraction. Swift writes an
+    /// exponent only from 2^53 on, so `5.0` stays `5.0`.
+    private static func appendReal(_ value: Double, to output: inout [UInt8]) {
+        let text = String(value)
+        guard value.rounded(.towardZero) == value, let e = text.utf8.firstIndex(of: UInt8(ascii: "e")),
+            let exponent = Int(text[text.index(after: e)...])
+        else {
+            output.append(contentsOf: text.utf8)
+            return
+        }
+        let mantissa = text.utf8[..<e]
+        var digits = mantissa.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ".") }
+        let before =
+            mantissa.firstIndex(of: UInt8(ascii: ".")).map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+            ?? mantissa.count
+        let integerDigits = before - (value < 0 ? 1 : 0) + exponent
+        // A whole number's shortest digits never reach past its units; were they to, the text stays as it is.
+        guard integerDigits >= digits.count else {
+            output.append(contentsOf: text.utf8)
+            return
+        }
+        digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: integerDigits - digits.count))
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        output.append(contentsOf: digits)
     }
 
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)

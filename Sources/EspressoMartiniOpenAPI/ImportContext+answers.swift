@@ -8,21 +8,23 @@ extension ImportContext {
     /// status documented) answers a request without `Prefer`; each other status answers `Prefer: code=S`
     /// (the `default` response those of `statusesOfDefault` not documented), each named example
     /// `Prefer: example=NAME` (the default answer's) or `Prefer: code=S, example=NAME`. Variants in that order
-    /// of precedence: status and example, status, example, then the default answer.
-    func answers(_ responses: Located?, of operation: Located) -> ExchangeDraft.Answers {
+    /// of precedence: status and example, status, example, then the default answer. `name`: `GET /pets`.
+    func answers(_ responses: Located?, of operation: Located, named name: String) -> ExchangeDraft.Answers {
         var documented: [(status: Int, response: ImportedResponse)] = []
         var fallback: ImportedResponse?
         var ranges: [(status: Int, located: Located)] = []
         for (key, located) in responses?.members ?? [] {
             if key == "default" {
-                fallback = response(located, of: operation)
+                fallback = response(located, of: operation, named: name)
             } else if let status = Int(key), key.utf8.count == 3 {
                 guard (200...599).contains(status) else {
                     report.warning(
                         at: located.location, "a mock cannot answer with status \(status); this response is left out")
                     continue
                 }
-                if let imported = response(located, of: operation) { documented.append((status, imported)) }
+                if let imported = response(located, of: operation, named: name) {
+                    documented.append((status, imported))
+                }
             } else if key.utf8.count == 3, let digit = Int(key.prefix(1)), (2...5).contains(digit),
                 key.dropFirst().uppercased() == "XX"
             {
@@ -33,7 +35,7 @@ extension ImportContext {
         }
         // `4XX` answers as 400, unless 400 is documented itself.
         for (status, located) in ranges where !documented.contains(where: { $0.status == status }) {
-            if let imported = response(located, of: operation) { documented.append((status, imported)) }
+            if let imported = response(located, of: operation, named: name) { documented.append((status, imported)) }
         }
         documented.sort { $0.status < $1.status }
 

@@ -50,10 +50,12 @@ extension ImportContext {
                     report.warning(at: operation.location, "\(error.message); this operation is left out")
                     continue
                 }
-                routes[route] = "\(method.name) \(template)"
+                let name = "\(method.name) \(template)"
+                routes[route] = name
                 exchanges.append(
                     ExchangeDraft(
-                        method: method, path: path, answers: answers(operation.member("responses"), of: operation)))
+                        method: method, path: path,
+                        answers: answers(operation.member("responses"), of: operation, named: name)))
             }
         }
         return exchanges

@@ -1,29 +1,28 @@
 import EspressoMartini
 
 extension ImportContext {
-    /// A documented response of `operation`: its headers with an example, its body (the media type's
-    /// `example`, else its first named example, else the schema's example, else a value generated from the
-    /// schema) and its named examples. Nil when it is a `$ref` that cannot be resolved.
-    func response(_ located: Located, of operation: Located) -> ImportedResponse? {
+    /// A documented response of `operation` (`GET /pets`, as warnings name it): its headers with an example,
+    /// its body (the media type's `example`, else its first named example, else the schema's example, else a
+    /// value generated from the schema) and its named examples. Nil when it is a `$ref` that cannot be resolved.
+    func response(_ located: Located, of operation: Located, named name: String) -> ImportedResponse? {
         guard let response = files.dereference(located, otherwise: "this response is left out") else { return nil }
         var imported = ImportedResponse()
         imported.headers = headers(response.member("headers"))
         switch version {
-        case .swagger2: swagger2Body(of: response, operation: operation, into: &imported)
-        case .openAPI30, .openAPI31: contentBody(of: response, into: &imported)
+        case .swagger2: swagger2Body(of: response, operation: operation, named: name, into: &imported)
+        case .openAPI30, .openAPI31: contentBody(of: response, operation: name, into: &imported)
         }
         return imported
     }
 
-    /// OpenAPI 3: the body of the first JSON media type of `content`, else the first `text/*` one.
-    private func contentBody(of response: Located, into imported: inout ImportedResponse) {
-        guard let content = response.member("content"), !content.members.isEmpty else { return }
-        guard let mediaType = BodyMediaType.choose(content.members.map(\.key)),
+    /// OpenAPI 3: the body of the first JSON media type of `content`, else the first `text/*` one, else the
+    /// first JSON lines or YAML one, else the first of any other type (answered with its type and no body
+    /// unless an example gives its text).
+    private func contentBody(of response: Located, operation: String, into imported: inout ImportedResponse) {
+        guard let content = response.member("content"), !content.members.isEmpty,
+            let mediaType = BodyMediaType.choose(content.members.map(\.key)),
             let media = content.member(mediaType.name)
-        else {
-            skipped(content.members.map(\.key), at: content.location)
-            return
-        }
+        else { return }
         if let header = mediaType.contentTypeHeader { imported.headers.insert(header, at: 0) }
         for (name, other) in content.members where name != mediaType.name { notServed(name, at: other.location) }
         let schema = media.member("schema")
@@ -33,47 +32,78 @@ extension ImportContext {
             else { continue }
             imported.examples.append(ImportedResponse.NamedBody(name: name, body: body))
         }
-        if let example = media.member("example") {
-            imported.body = exampleBody(value: example, named: nil, mediaType: mediaType, schema: schema)
+        if let example = media.member("example"),
+            let body = exampleBody(value: example, named: nil, mediaType: mediaType, schema: schema)
+        {
+            imported.body = body
         } else if let first = imported.examples.first {
             imported.body = first.body
         } else if let schema {
-            imported.body = mediaType.body(schemaValue(schema))
+            imported.body = schemaBody(schema, mediaType: mediaType)
+        }
+        if imported.body == .none, mediaType.kind == .other {
+            noBody(operation, mediaType: mediaType, at: media.location)
         }
     }
 
     /// Swagger 2.0: the body in the operation's `produces` (else the document's; JSON when neither says),
     /// from the response's `examples` for that media type, else from its schema.
-    private func swagger2Body(of response: Located, operation: Located, into imported: inout ImportedResponse) {
+    private func swagger2Body(
+        of response: Located, operation: Located, named name: String, into imported: inout ImportedResponse
+    ) {
         let schema = response.member("schema")
         let examples = response.member("examples")
         guard schema != nil || examples != nil else { return }
         let produces = (operation.member("produces") ?? root.member("produces"))
         let names = produces?.elements.compactMap(\.string) ?? []
-        guard let mediaType = names.isEmpty ? BodyMediaType(ContentType.json) : BodyMediaType.choose(names) else {
-            skipped(names, at: produces?.location ?? operation.location)
-            return
-        }
+        let mediaType = BodyMediaType.choose(names) ?? BodyMediaType(ContentType.json)
         if let header = mediaType.contentTypeHeader { imported.headers.insert(header, at: 0) }
         for (index, name) in names.enumerated() where name != mediaType.name {
             notServed(name, at: produces.map { $0.location.appending(String(index)) } ?? operation.location)
         }
+        // An example of another media type of the same kind stands in (JSON for `application/vnd.x+json`);
+        // another type's bytes would not be this one's.
         let example = examples.flatMap { examples in
             examples.member(mediaType.name)
-                ?? examples.members.first { BodyMediaType($0.key)?.kind == mediaType.kind }?.value
+                ?? (mediaType.kind == .other
+                    ? nil : examples.members.first { BodyMediaType($0.key).kind == mediaType.kind }?.value)
         }
-        if let example {
-            imported.body = exampleBody(value: example, named: nil, mediaType: mediaType, schema: schema)
+        if let example, let body = exampleBody(value: example, named: nil, mediaType: mediaType, schema: schema) {
+            imported.body = body
         } else if let schema {
             if schema.value.member("type") == .string("file") {
-                report.warning(
-                    at: schema.location,
-                    "a file's bytes cannot be generated; this response has no body (put a file beside configuration.json and name it in response_file)"
-                )
+                // A file's bytes: answered with the type it is produced in, and no body.
+                if !mediaType.name.contains("*"), !imported.headers.contains(where: { $0.name == "Content-Type" }) {
+                    imported.headers.insert(HTTPHeader(name: "Content-Type", value: mediaType.name), at: 0)
+                }
+                noBody(name, mediaType: mediaType, at: schema.location)
                 return
             }
-            imported.body = mediaType.body(schemaValue(schema))
+            imported.body = schemaBody(schema, mediaType: mediaType)
         }
+        if imported.body == .none, mediaType.kind == .other {
+            noBody(name, mediaType: mediaType, at: schema?.location ?? response.location)
+        }
+    }
+
+    /// A body from the schema: its value (the schema's example, else one generated) in the media type; for a
+    /// type whose bytes cannot be made, the text of the schema's example where it is a string, else none.
+    private func schemaBody(_ schema: Located, mediaType: BodyMediaType) -> ResponseDraft.Body {
+        guard mediaType.kind == .other else { return mediaType.body(schemaValue(schema)) }
+        if let target = files.target(of: schema), let example = SchemaGenerator.example(in: [target]),
+            case .string(let text) = example.value
+        {
+            return mediaType.text(text)
+        }
+        return .none
+    }
+
+    /// Says that `operation` is answered in `mediaType` without a body, since none of that type can be made.
+    private func noBody(_ operation: String, mediaType: BodyMediaType, at location: JSONLocation) {
+        report.warning(
+            at: location,
+            "\(operation): a body of '\(mediaType.name)' cannot be generated; it is answered with its Content-Type and no body (put a file beside configuration.json and name it in response_file, or give a string example)"
+        )
     }
 
     /// Counts a media type a response is not answered in (it is answered in another).
@@ -92,15 +122,9 @@ extension ImportContext {
                 count == 1 ? "" : count == 2 ? " and in 1 other response" : " and in \(count - 1) other responses"
             report.warning(
                 at: first,
-                "'\(name)' is not served here\(elsewhere): a response is answered in one media type, its first JSON one (else its first text/* one)"
+                "'\(name)' is not served here\(elsewhere): a response is answered in one media type (its first JSON one, else text/*, else JSON lines or YAML, else any other)"
             )
         }
-    }
-
-    private func skipped(_ mediaTypes: [String], at location: JSONLocation) {
-        let list = mediaTypes.map { "'\($0)'" }.joined(separator: ", ")
-        report.warning(
-            at: location, "\(list) skipped: only JSON and text/* bodies are imported; this response has no body")
     }
 
     /// An Example Object's body: its `value`, or the file its `externalValue` names beside the description.
@@ -131,18 +155,33 @@ extension ImportContext {
     }
 
     /// An example value's body, with a warning naming it when it breaks its schema (it is imported as it is).
-    /// A JSON example written as a string holding a JSON object or array is that object or array.
+    /// A JSON example written as a string holding a JSON object or array is that object or array. For JSON
+    /// lines and YAML, a string is the body's text as written (unless the schema says the values are strings);
+    /// for another type, only a string can be its body: any other value is left out (nil), with a warning.
     private func exampleBody(
         value example: Located, named name: String?, mediaType: BodyMediaType, schema: Located?
-    ) -> ResponseDraft.Body {
+    ) -> ResponseDraft.Body? {
         var value = example.value
-        if mediaType.kind == .json, case .string(let text) = value, !describesString(schema),
-            case .success(let parsed) = jsonParser.parse(Array(text.utf8)), parsed.isContainer
-        {
-            value = parsed
+        let what = name.map { "the example '\($0)'" } ?? "the example"
+        switch (mediaType.kind, value) {
+        case (.json, .string(let text)):
+            if !describesString(schema), case .success(let parsed) = jsonParser.parse(Array(text.utf8)),
+                parsed.isContainer
+            {
+                value = parsed
+            }
+        case (.jsonLines, .string(let text)), (.yaml, .string(let text)):
+            if !describesString(schema) { return mediaType.text(text) }
+        case (.other, .string(let text)): return mediaType.text(text)
+        case (.other, _):
+            report.warning(
+                at: example.location,
+                "\(what) is \(value.kindName), and a body of '\(mediaType.name)' can only be given as a string; it is left out"
+            )
+            return nil
+        default: break
         }
         if let schema, let problem = validator.problem(in: value, against: schema) {
-            let what = name.map { "the example '\($0)'" } ?? "the example"
             report.warning(
                 at: example.location,
                 "\(what) does not validate against its schema (\(problem)); it is imported as it is")

@@ -158,7 +158,7 @@ import Testing
             #expect(try DescriptionFixture.json(responses[0].body)?.compactText == #"{"ok":false}"#)
             #expect(
                 DescriptionFixture.warnings(drafted) == [
-                    "api.yaml: warning: at /produces: 'application/xml' skipped: only JSON and text/* bodies are imported; this response has no body"
+                    "api.yaml: warning: at /paths/~1report/get/responses/200/schema: GET /report: a body of 'application/xml' cannot be generated; it is answered with its Content-Type and no body (put a file beside configuration.json and name it in response_file, or give a string example)"
                 ])
         }
     }
@@ -193,8 +193,8 @@ import Testing
         try DescriptionFixture.draft(text) { drafted throws in
             #expect(
                 DescriptionFixture.warnings(drafted) == [
-                    "api.yaml: warning: at /paths/~1a/get/responses/500/content: 'image/png' skipped: only JSON and text/* bodies are imported; this response has no body",
-                    "api.yaml: warning: at /paths/~1a/get/responses/200/content/application~1xml: 'application/xml' is not served here and in 1 other response: a response is answered in one media type, its first JSON one (else its first text/* one)",
+                    "api.yaml: warning: at /paths/~1a/get/responses/500/content/image~1png: GET /a: a body of 'image/png' cannot be generated; it is answered with its Content-Type and no body (put a file beside configuration.json and name it in response_file, or give a string example)",
+                    "api.yaml: warning: at /paths/~1a/get/responses/200/content/application~1xml: 'application/xml' is not served here and in 1 other response: a response is answered in one media type (its first JSON one, else text/*, else JSON lines or YAML, else any other)",
                 ])
         }
     }

@@ -10,6 +10,9 @@ named example; path parameters are filled with '1'. Each answer must have the st
 2xx, else 'default' as 200, else the lowest status, without Prefer), a body equal to the example where the
 description gives one, else a body valid against the response's schema (python3-jsonschema: draft 4 with
 'nullable' for 2.0 and 3.0, 2020-12 for 3.1, formats checked), and the headers whose example is given.
+JSON lines are read line by line (an array schema's items are the lines), YAML by 1.2's core schema and by
+1.1, which must agree; other media (PDF, octet streams) must carry their Content-Type, and the text of a
+string example or no body.
 Prints a line per failure, then 'checked N answers of M operations'; exits 1 when anything failed.
 """
 import base64
@@ -167,11 +170,10 @@ class Description:
 
     @staticmethod
     def media_choice(names):
-        def is_json(name):
-            essence = name.split(";")[0].strip().lower()
-            return essence == "application/json" or essence.endswith("+json") or essence in ("*/*", "application/*")
+        """The first JSON media type, else text, else JSON lines or YAML, else any other."""
+        order = {"json": 0, "text": 1, "jsonl": 2, "yaml": 2, "other": 3}
         names = list(names)
-        return next((n for n in names if is_json(n)), None) or next((n for n in names if n.lower().startswith("text/")), None)
+        return min(names, key=lambda n: (order[media_kind(n)], names.index(n))) if names else None
 
     def expectations(self, operation, file, pointer):
         """Each documented status: (body rule, named examples, header examples)."""
@@ -244,6 +246,23 @@ class Description:
         return ("valid", file, pointer)
 
 
+JSON_LINES = {"application/jsonl", "application/x-jsonl", "application/jsonlines", "application/x-jsonlines",
+              "application/ndjson", "application/x-ndjson"}
+YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
+
+
+def media_kind(name):
+    """How the server's import makes a body of this media type: json, jsonl, yaml, text or other."""
+    essence = name.split(";")[0].strip().lower()
+    if essence == "application/json" or essence.endswith("+json") or essence in ("*/*", "application/*"):
+        return "json"
+    if essence in JSON_LINES:
+        return "jsonl"
+    if essence in YAML_TYPES or essence.endswith("+yaml"):
+        return "yaml"
+    return "text" if essence.startswith("text/") else "other"
+
+
 def request(url, method, headers):
     request = urllib.request.Request(url, method=method.upper(), headers=headers)
     try:
@@ -310,17 +329,48 @@ def check(description, got, headers, body, status, rule, example, method):
     if expected is None:
         return None if not body else f"a body of {len(body)} bytes where the description gives none"
     media = rule["media"].split(";")[0].strip().lower()
+    kind = media_kind(media)
     content_type = next((v for k, v in headers.items() if k.lower() == "content-type"), "")
-    is_json = not media.startswith("text/")
     wanted_type = "application/json" if media in ("*/*", "application/*") else media
     if content_type.split(";")[0].strip().lower() != wanted_type:
         return f"Content-Type {content_type!r}, expected {wanted_type}"
-    if not is_json:
+    wanted = expected[1] if expected[0] == "equals" else None
+    if kind == "text":
         text = body.decode("utf-8")
-        wanted = expected[1] if expected[0] == "equals" else None
         if wanted is not None and text != (wanted if isinstance(wanted, str) else json.dumps(wanted)):
             return f"text body {text[:80]!r}, expected {str(wanted)[:80]!r}"
         return None
+    if kind == "other":
+        # Bytes that cannot be made from a schema: the text of a string example, else no body.
+        text = wanted if isinstance(wanted, str) else ""
+        return None if body == text.encode("utf-8") else f"body {body[:80]!r}, expected {text[:80]!r}"
+    if kind in ("jsonl", "yaml") and isinstance(wanted, str) and body.decode("utf-8") == wanted:
+        return None
+    if kind == "yaml":
+        text = body.decode("utf-8")
+        try:
+            value = yaml.load(text, Loader=YAML12Loader)
+            # Strings are quoted wherever YAML 1.1 would read them otherwise: its reader agrees.
+            if yaml.safe_load(text) != value:
+                return f"YAML 1.1 reads the body otherwise: {yaml.safe_load(text)!r}"
+        except yaml.YAMLError as error:
+            return f"the body is not YAML ({error}): {text[:80]!r}"
+        if expected[0] == "equals":
+            return None if value == wanted else f"YAML body {value!r:.120}, expected the example {wanted!r:.120}"
+        problem = description.validate(value, expected[1], expected[2])
+        return None if problem is None else f"YAML body {value!r:.120} breaks its schema: {problem}"
+    if kind == "jsonl":
+        try:
+            lines = [json.loads(line) for line in body.decode("utf-8").splitlines()]
+        except ValueError as error:
+            return f"a line is not JSON ({error}): {body[:80]!r}"
+        if expected[0] == "equals":
+            return None if lines == (wanted if isinstance(wanted, list) else [wanted]) else f"lines {lines!r:.120}, expected the example {wanted!r:.120}"
+        # An array schema's items are the lines; any other schema is one line's.
+        problem = description.validate(lines, expected[1], expected[2])
+        if problem is not None and len(lines) == 1:
+            problem = description.validate(lines[0], expected[1], expected[2])
+        return None if problem is None else f"lines {lines!r:.120} break their schema: {problem}"
     try:
         value = json.loads(body)
     except ValueError as error:

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `import openapi` on integers beyond 64 bits (read as doubles): written as whole numbers without an
-/// exponent, in bodies and headers, so that the answer holds an integer.
+/// exponent, in bodies, YAML bodies and headers, so that the answer holds an integer.
 @Suite("import openapi: integers beyond 64 bits")
 struct ImportBigNumberTests {
     @Test("an integer example and generated bounds beyond 64 bits are answered as integers, without an exponent")
@@ -31,6 +31,8 @@ struct ImportBigNumberTests {
 
                 """)
         #expect(counts.header("X-Total") == "12345678901234567000", "\(counts.headers)")
+        let yaml = try await server.client.get("/counts.yaml")
+        #expect(String(decoding: yaml.body, as: UTF8.self) == "atLeast: 100000000000000000000\n")
 
         let fromJSON = try await ServerProcess.start(["run", "--requests-folder", "json", "--port", "0"], in: work.url)
         defer { fromJSON.stop() }
@@ -61,6 +63,17 @@ struct ImportBigNumberTests {
                           atMost: {type: integer, maximum: 1e20}
                           below: {type: integer, maximum: -1e20}
                           huge: {type: array, items: {type: integer, minimum: 18446744073709551616}}
+          /counts.yaml:
+            get:
+              responses:
+                "200":
+                  description: the same in YAML
+                  content:
+                    application/yaml:
+                      schema:
+                        type: object
+                        properties:
+                          atLeast: {type: integer, minimum: 1e20}
 
         """
 

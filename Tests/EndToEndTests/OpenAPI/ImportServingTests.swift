@@ -15,7 +15,7 @@ struct ImportServingTests {
         "oai/v2.0/json/petstore.json", "oai/v2.0/json/petstore-expanded.json", "oai/v2.0/json/api-with-examples.json",
         "oai/v2.0/yaml/uber.yaml", "oai/v2.0/yaml/petstore-separate/spec/swagger.yaml",
         "features/generation-3.0.yaml", "features/generation-3.1.yaml", "features/swagger-2.0.yaml",
-        "features/examples-3.0.yaml",
+        "features/examples-3.0.yaml", "features/media-3.0.yaml",
     ]
 
     @Test("imported, loaded without a warning, and every operation served as described", arguments: descriptions)

@@ -7,6 +7,16 @@ import Testing
 enum OpenAPIFixtures {
     static let folder = SchemaTests.packageRoot.appendingPathComponent("Tests/OpenAPI")
 
+    /// The large public descriptions (GitHub, Stripe, Kubernetes) in the project's sibling shared/, not copied
+    /// into the project; tests of them run where it is there.
+    static let publicDescriptions = SchemaTests.packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/data/openapi-public")
+
+    static func publicDescription(_ name: String) -> String? {
+        let path = publicDescriptions.appendingPathComponent(name).path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     /// A fixture's absolute path, from its path under Tests/OpenAPI/Fixtures.
     static func path(_ relative: String) -> String {
         folder.appendingPathComponent("Fixtures/" + relative).path

@@ -34,6 +34,9 @@ let package = Package(
         // Linux's epoll (in libc, nothing to link), which the Glibc module leaves out: the server watches the
         // sockets of answers that wait for bytes with it.
         .systemLibrary(name: "CEpoll"),
+        // libmicrohttpd's own answers (its HTML error pages) replaced by the server's: C, as only a C definition
+        // in the executable can stand in for the library's function.
+        .target(name: "CMicroHTTPDAnswers", dependencies: ["CMicroHTTPD"]),
         // The core, pure Swift: the tree and its loader, routing, counters, diagnostics, and `Decider`, which
         // decides every answer. No C library here.
         .target(
@@ -66,8 +69,8 @@ let package = Package(
         .target(
             name: "EspressoMartiniServer",
             dependencies: [
-                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CGnuTLS", "CEpoll", "CCurl", "CZlib",
-                "CBrotli",
+                "EspressoMartini", "EspressoMartiniDaemon", "CMicroHTTPD", "CMicroHTTPDAnswers", "CGnuTLS", "CEpoll",
+                "CCurl", "CZlib", "CBrotli",
             ],
             swiftSettings: serving
         ),

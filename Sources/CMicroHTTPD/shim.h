@@ -55,4 +55,16 @@ static inline const struct sockaddr *em_connection_client_address(struct MHD_Con
     return info == NULL ? NULL : info->client_addr;
 }
 
+// The daemon serving the connection, NULL when libmicrohttpd does not say.
+static inline struct MHD_Daemon *em_connection_daemon(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+    return info == NULL ? NULL : info->daemon;
+}
+
+// The size of the request's line and headers once all its headers are in; 0 before.
+static inline size_t em_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 #endif

@@ -55,8 +55,9 @@ public struct JournalEntry: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             JSONMember(key: "time", value: .string(time.iso8601)),
-            JSONMember(key: "method", value: .string(method)),
-            JSONMember(key: "path", value: .string(path)),
+            // Empty for a request libmicrohttpd answered before its request line could be read.
+            JSONMember(key: "method", value: method.isEmpty ? .null : .string(method)),
+            JSONMember(key: "path", value: path.isEmpty ? .null : .string(path)),
             JSONMember(key: "query", value: .string(query)),
             JSONMember(
                 key: "headers", value: .object(headers.map { JSONMember(key: $0.name, value: .string($0.value)) })),

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+internal import CMicroHTTPDAnswers
 import EspressoMartini
 import Glibc
 
@@ -19,8 +20,14 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
     var loop: any EventLoop { servingLoop }
 
     /// Queues `response` with `status`; false when libmicrohttpd refuses (the connection is then closed).
+    /// Through `em_queue_response`: the name `MHD_queue_response` is where the library's own errors go.
     func queue(_ response: HTTPResponse, status: UInt32) -> Bool {
-        MHD_queue_response(raw, status, response.raw) == .YES
+        em_queue_response(raw, status, response.raw) == .YES
+    }
+
+    /// Whether all the request's headers are in (libmicrohttpd knows their size then).
+    var headersComplete: Bool {
+        em_request_header_size(raw) > 0
     }
 
     /// Stops calling the access handler until `resume`; the loop serves other connections meanwhile.

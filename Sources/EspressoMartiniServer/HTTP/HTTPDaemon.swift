@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+internal import CMicroHTTPDAnswers
 import EspressoMartini
 import Glibc
 
@@ -21,6 +22,8 @@ final class HTTPDaemon: @unchecked Sendable {
         }
     }
     private let boxes: [HandlerBox]
+    /// Every running daemon's box, for the library's own answers, which come with their connection only.
+    private static let running = Locked<[OpaquePointer: HandlerBox]>([:])
 
     /// Starts one daemon per loop on `socket` (taken over), each started on its loop;
     /// `tlsCertificateCallback` (a GnuTLS certificate retrieval function) serves HTTPS. Nil when
@@ -61,6 +64,10 @@ final class HTTPDaemon: @unchecked Sendable {
         self.daemons = daemons
         self.boxes = boxes
         self.loops = loops
+        Self.running.withLock { running in
+            for (raw, box) in zip(daemons, boxes) { running[raw] = box }
+        }
+        em_set_library_answer(Self.libraryAnswerHandler)
     }
 
     private static func start(
@@ -88,6 +95,9 @@ final class HTTPDaemon: @unchecked Sendable {
     func stop() {
         for loop in loops { loop.stop() }
         for raw in daemons { MHD_stop_daemon(raw) }
+        Self.running.withLock { running in
+            for raw in daemons { running[raw] = nil }
+        }
     }
 
     /// Whether this libmicrohttpd serves HTTPS with a certificate callback.
@@ -121,6 +131,15 @@ final class HTTPDaemon: @unchecked Sendable {
         return box.handler.received(
             state, on: HTTPConnection(raw: connection, loop: box.loop), url: url, method: method, body: body)
             ? .YES : .NO
+    }
+
+    /// On the connection's loop: the library's own answer, replaced by the handler's, or -1 to let it go.
+    private static let libraryAnswerHandler: @convention(c) (OpaquePointer?, UInt32) -> Int32 = { connection, status in
+        guard let connection, let daemon = em_connection_daemon(connection),
+            let box = running.withLock({ $0[daemon] }),
+            let queued = box.handler.libraryAnswers(status, on: HTTPConnection(raw: connection, loop: box.loop))
+        else { return -1 }
+        return Int32((queued ? MHD_Result.YES : MHD_Result.NO).rawValue)
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, _ in

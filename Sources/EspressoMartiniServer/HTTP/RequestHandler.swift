@@ -9,4 +9,8 @@ protocol RequestHandler: AnyObject, Sendable {
         body: UnsafeRawBufferPointer
     ) -> Bool
     func requestCompleted(_ state: RequestState)
+    /// libmicrohttpd is about to answer the request on `connection` itself with `status`, before `received`
+    /// (or, for a malformed chunked body, between two calls of it): queues the server's answer instead and
+    /// returns whether it was queued; nil leaves the library's.
+    func libraryAnswers(_ status: UInt32, on connection: HTTPConnection) -> Bool?
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// (`Sender+…`), each handing its body to `deliver` (`Sender+body.swift`), where a slow network paces it.
 /// Then, once an answer is queued, the access log and the journal hear the status sent.
 final class Sender: Sendable {
-    private let accessLog: AccessLog?
+    let accessLog: AccessLog?
     /// Completes journal entries whose status was not known when they were recorded.
     private let journal: RequestJournal?
     /// `"cors": true`: every answer gets its CORS headers, and a tree's slots hold `CORSReadyResponse`s.

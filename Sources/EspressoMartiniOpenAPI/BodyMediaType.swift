@@ -76,11 +76,12 @@ struct BodyMediaType {
     func body(_ value: JSONValue) -> ResponseDraft.Body {
         switch (kind, value) {
         case (.text, .string(let text)): return self.text(text)
-        case (.text, _): return text(value.compactText)
-        case (.json, _): return .bytes(value.indentedBytes, fileExtension: fileExtension)
+        case (.text, _): return text(value.compactAnswerText)
+        case (.json, _): return .bytes(value.indentedAnswerBytes, fileExtension: fileExtension)
         case (.jsonLines, .array(let elements)):
-            return .bytes(elements.flatMap { Array($0.compactText.utf8) + [0x0A] }, fileExtension: fileExtension)
-        case (.jsonLines, _): return .bytes(Array(value.compactText.utf8) + [0x0A], fileExtension: fileExtension)
+            return .bytes(
+                elements.flatMap { Array($0.compactAnswerText.utf8) + [0x0A] }, fileExtension: fileExtension)
+        case (.jsonLines, _): return .bytes(Array(value.compactAnswerText.utf8) + [0x0A], fileExtension: fileExtension)
         case (.yaml, _): return text(YAMLEmitter.text(value))
         case (.other, _): return .none
         }

@@ -222,9 +222,9 @@ extension ImportContext {
             switch example.value {
             case .string(let text): value = text
             case .array(let items):
-                value = items.map { if case .string(let text) = $0 { text } else { $0.compactText } }.joined(
+                value = items.map { if case .string(let text) = $0 { text } else { $0.compactAnswerText } }.joined(
                     separator: ", ")
-            default: value = example.value.compactText
+            default: value = example.value.compactAnswerText
             }
             guard HeadersParser.isToken(name), !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
             else {

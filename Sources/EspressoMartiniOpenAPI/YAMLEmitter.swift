@@ -65,7 +65,7 @@ enum YAMLEmitter {
         case .string(let text): isPlain(text) ? text : quoted(text)
         case .array: "[]"
         case .object: "{}"
-        case .real: number(value.compactText)
+        case .real: number(value.compactAnswerText)
         // null, booleans and integers as JSON writes them, which YAML reads alike.
         default: value.compactText
         }

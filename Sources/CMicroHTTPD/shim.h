@@ -67,4 +67,26 @@ static inline size_t em_request_header_size(struct MHD_Connection *connection) {
     return info == NULL ? 0 : info->header_size;
 }
 
+// What a request whose headers are in takes of its connection's memory: its request line and headers as read,
+// and libmicrohttpd's record of each header and cookie (64 bytes each in 0.9.75, where a `Cookie` header is also
+// copied). The answer's status line and headers must fit in what is left.
+static inline size_t em_request_memory(struct MHD_Connection *connection) {
+    size_t used = em_request_header_size(connection);
+    int records = MHD_get_connection_values_n(connection, (enum MHD_ValueKind)(MHD_HEADER_KIND | MHD_COOKIE_KIND),
+                                              NULL, NULL);
+    const char *cookie = NULL;
+    size_t cookie_size = 0;
+    if (records > 0 && MHD_get_connection_values_n(connection, MHD_COOKIE_KIND, NULL, NULL) > 0 &&
+        MHD_lookup_connection_value_n(connection, MHD_HEADER_KIND, "Cookie", 6, &cookie, &cookie_size) == MHD_YES) {
+        used += cookie_size + 1;
+    }
+    return used + (size_t)(records > 0 ? records : 0) * 64;
+}
+
+// The connection's GnuTLS session (a gnutls_session_t), NULL for plain HTTP.
+static inline void *em_connection_tls_session(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    return info == NULL ? NULL : info->tls_session;
+}
+
 #endif

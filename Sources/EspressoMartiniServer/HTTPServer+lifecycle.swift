@@ -17,6 +17,11 @@ extension HTTPServer {
                 RequestPath(sent: $0)
             }
         }
+        // The query is read from `state.query` only. libmicrohttpd would next store each of its parameters in
+        // the connection's 16 KiB as well, where a few hundred of them leave no room for the headers or even
+        // for an answer (the connection closed): it parses what follows `?` in its read buffer, which `uri`
+        // points into, so it is left an empty query.
+        if let mark, mark[1] != 0 { mark[1] = 0 }
         return state
     }
 
@@ -41,7 +46,10 @@ extension HTTPServer {
         _ state: RequestState, on connection: HTTPConnection, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
         body: UnsafeRawBufferPointer
     ) -> Bool {
-        receive(state, on: connection, url: url, method: method, body: body)
+        if state.phase == .started, refusesCrowdedRequest(state, on: connection, url: url, method: method) {
+            return false
+        }
+        return receive(state, on: connection, url: url, method: method, body: body)
     }
 
     @inline(__always)

@@ -9,6 +9,10 @@ public enum ConnectionMemory {
     /// room for the request's.
     static let headersWarnedAbove = 8 * 1024
 
+    /// What an answer's status line and headers are kept: a request leaving less of the connection's memory
+    /// is refused with `414` or `431`, answered outside of it.
+    public static let answerRoom = 1024
+
     /// What the status line and the headers libmicrohttpd adds (`Date`, `Content-Length`, `Connection`) take.
     static let answerHeadBytes = 256
 

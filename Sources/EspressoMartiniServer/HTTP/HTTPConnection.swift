@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDAnswers
+import CGnuTLS
 import EspressoMartini
 import Glibc
 
@@ -28,6 +29,33 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
     /// Whether all the request's headers are in (libmicrohttpd knows their size then).
     var headersComplete: Bool {
         em_request_header_size(raw) > 0
+    }
+
+    /// The size of the request's line and headers, once they are in.
+    var requestHeadSize: Int {
+        em_request_header_size(raw)
+    }
+
+    /// What the request takes of the connection's memory once its headers are in (`ConnectionMemory`).
+    var requestMemory: Int {
+        em_request_memory(raw)
+    }
+
+    /// Writes `bytes` on the connection past libmicrohttpd (through TLS for HTTPS), without waiting: for an
+    /// answer that does not fit in the connection's memory, after which the connection is closed. False when
+    /// not all of them could be written at once.
+    func sendDirectly(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            let sent: Int
+            if let session = em_connection_tls_session(raw) {
+                sent = gnutls_record_send(OpaquePointer(session), buffer.baseAddress, buffer.count)
+            } else {
+                let socket = em_connection_fd(raw)
+                sent =
+                    socket < 0 ? -1 : send(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
+            return sent == buffer.count
+        }
     }
 
     /// Stops calling the access handler until `resume`; the loop serves other connections meanwhile.

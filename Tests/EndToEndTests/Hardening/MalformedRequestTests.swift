@@ -113,6 +113,50 @@ extension HardeningTests {
         }
 
         @Test(
+            "every request at the edge of a connection's memory gets an answer: thousands of query parameters, URLs and headers of 14 000 to 16 600 bytes; each error journaled and logged"
+        )
+        func answeredAtTheEdge() async throws {
+            let tree = try TemporaryTree(exchanges: Self.exchanges, configuration: #"{"watch": false}"#)
+            defer { tree.remove() }
+            let server = try await ServerProcess.serving(tree, ["--log-level", "INFO"])
+            defer { server.stop() }
+            let client = server.client
+            // Query parameters are read by the server, never stored by libmicrohttpd: 2000 of them are served.
+            for count in [230, 240, 500, 2000] {
+                let query = (0..<count).map { "p\($0)=1" }.joined(separator: "&")
+                let answer = try await client.get("/ping?\(query)")
+                #expect(answer.statusCode == 200 && answer.text == "pong", "\(count) parameters: \(answer.statusCode)")
+            }
+            var refused = 0
+            for size in stride(from: 14_000, through: 16_600, by: 50) {
+                for request in [
+                    "GET /ping?x=\(String(repeating: "a", count: size)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                    "GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: \(String(repeating: "b", count: size))\r\n\r\n",
+                ] {
+                    let answer = try await Self.response(to: request, client: client)
+                    let status = answer?.statusCode
+                    #expect(status == 200 || status == 414 || status == 431, "\(size) bytes: no answer")
+                    if status != 200 {
+                        refused += 1
+                        #expect(
+                            Self.isJSONError(answer, saying: "16 KiB"), "\(size) bytes: \(String(describing: answer))")
+                    }
+                }
+            }
+            #expect(refused > 0 && refused < 106, "\(refused) of 106 refused")
+            let journal = try await client.get("/__espressomartini/requests?status=4xx")
+            let entries = try JSONSerialization.jsonObject(with: Data(journal.body)) as? [[String: Any]] ?? []
+            #expect(entries.count == refused, "\(entries.count) journaled of \(refused) refused")
+            let logged = await server.waitForStandardErrorLine(timeout: 5) { _ in
+                server.standardError.split(separator: "\n").filter {
+                    $0.hasSuffix(" 414 - 0.00ms") || $0.hasSuffix(" 431 - 0.00ms")
+                }.count == refused
+            }
+            #expect(logged != nil, "\(server.standardError.suffix(2000))")
+            #expect(try await client.get("/ping").text == "pong")
+        }
+
+        @Test(
             "bad framing is 400: negative or non-numeric Content-Length, bad chunk sizes, chunks longer than announced; an overflowing Content-Length or chunk size is 413"
         )
         func badFraming() async throws {

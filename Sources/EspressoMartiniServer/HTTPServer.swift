@@ -38,7 +38,7 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
     /// With recording: writes what the target answers into the tree.
     private let recording: RecordingWriter?
     /// What was recorded, once the server has stopped (nil without recording).
-    public private(set) var recorded: (exchanges: Int, responses: Int)?
+    public private(set) var recorded: (exchanges: Int, responses: Int, notRecorded: Int)?
 
     /// `127.0.0.1:8080` or `[::1]:8080`, with the real port; set by `start()`.
     public private(set) var address = ""
@@ -153,7 +153,7 @@ public final class HTTPServer: RequestHandler, @unchecked Sendable {
         forwarder?.stop()
         if let recording {
             let summary = recording.finish()
-            recorded = (summary.folders.count, summary.responses)
+            recorded = (summary.folders.count, summary.responses, summary.notRecorded)
         }
         waitUntilDrained(for: 1)
         daemon.stop()

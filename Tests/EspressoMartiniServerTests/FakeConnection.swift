@@ -72,6 +72,8 @@ final class FakeConnection: RequestConnection, @unchecked Sendable {
     func resume() { lock.withLock { _resumptions += 1 } }
     func reset() { lock.withLock { _resets += 1 } }
     let socket: Int32
+    /// A small request's share of its connection's memory.
+    var requestMemory: Int { 512 }
 
     /// Waits, up to `timeout` seconds, until `condition` holds, turning the connection's loop meanwhile (on
     /// its thread) so that its timers and hang-up watches go on; whether it did.

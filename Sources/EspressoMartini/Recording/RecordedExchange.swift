@@ -60,6 +60,10 @@ public struct RecordedExchange: Sendable {
     /// of `--redact` ones as `REDACTED`.
     public func writtenResponseHeaders(_ options: RecordingOptions) -> [HTTPHeader] {
         let hopByHop = HopByHopHeaders(in: responseHeaders)
+        // A body the target sent without a type is replayed without one, not with the type of its file's name.
+        let untyped =
+            (responseBodyFile != nil || responseBodyBytes?.isEmpty == false)
+            && !responseHeaders.contains { $0.isNamed("content-type") }
         return responseHeaders.compactMap { header in
             if header.isNamed("date") || header.isNamed("content-length") || hopByHop.contains(header.name) {
                 return nil
@@ -74,7 +78,7 @@ public struct RecordedExchange: Sendable {
                 return HTTPHeader(name: header.name, value: CredentialHeaders.redacted)
             }
             return header
-        }
+        } + (untyped ? [HTTPHeader(name: "Content-Type", value: HTTPHeader.withheld)] : [])
     }
 
     /// The conditions the request is written with (nil: none): every query parameter, each `--match-header`

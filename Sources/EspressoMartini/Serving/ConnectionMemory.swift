@@ -14,7 +14,7 @@ public enum ConnectionMemory {
     public static let answerRoom = 1024
 
     /// What the status line and the headers libmicrohttpd adds (`Date`, `Content-Length`, `Connection`) take.
-    static let answerHeadBytes = 256
+    public static let answerHeadBytes = 256
 
     /// What a response's configured `headers` leave too little room for, or nil.
     static func warning(about headers: [HTTPHeader]) -> String? {

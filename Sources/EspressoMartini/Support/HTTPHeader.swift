@@ -8,6 +8,13 @@ public struct HTTPHeader: Sendable, Equatable {
         self.value = value
     }
 
+    /// The value of a header a response names with `null` (`"Content-Type": null`): that header is not sent,
+    /// neither derived from the body nor global. No configured value can hold a NUL.
+    public static let withheld = "\u{0}"
+
+    /// A header named only to be left out (`withheld`).
+    public var isWithheld: Bool { value == Self.withheld }
+
     /// Every answer's headers, by one precedence rule: the answer's own (`own`, in order), then the
     /// `Content-Type` its body implies, then the global ones; each name (without case) only from the first
     /// source that has it.
@@ -18,9 +25,11 @@ public struct HTTPHeader: Sendable, Equatable {
         if let derivedContentType, !result.contains(named: "Content-Type") {
             result.append(HTTPHeader(name: "Content-Type", value: derivedContentType))
         }
-        guard !global.isEmpty else { return result }
-        let named = Set(result.map { $0.name.lowercased() })
-        result += global.filter { !named.contains($0.name.lowercased()) }
+        if !global.isEmpty {
+            let named = Set(result.map { $0.name.lowercased() })
+            result += global.filter { !named.contains($0.name.lowercased()) }
+        }
+        if result.contains(where: \.isWithheld) { result.removeAll(where: \.isWithheld) }
         return result
     }
 }

@@ -34,6 +34,9 @@ public enum HeadersParser {
             switch member.value {
             case .string(let text):
                 values = [(text, memberPath)]
+            case .null:
+                headers.append(HTTPHeader(name: member.key, value: HTTPHeader.withheld))
+                continue
             case .array(let elements) where !elements.isEmpty:
                 values = elements.enumerated().compactMap { index, element in
                     guard case .string(let text) = element else {

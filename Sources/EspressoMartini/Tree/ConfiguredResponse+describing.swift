@@ -49,7 +49,9 @@ extension ResponseContent {
             let values = headers.filter { $0.name == name }.map(\.value)
             members.append(
                 JSONMember(
-                    key: name, value: values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+                    key: name,
+                    value: values == [HTTPHeader.withheld]
+                        ? .null : values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
         }
         return .object(members)
     }

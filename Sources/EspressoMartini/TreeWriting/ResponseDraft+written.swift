@@ -13,6 +13,7 @@ extension ResponseDraft {
                 for header in named {
                     switch header.value {
                     case .string(let value): headers.append(HTTPHeader(name: header.key, value: value))
+                    case .null: headers.append(HTTPHeader(name: header.key, value: HTTPHeader.withheld))
                     case .array(let values):
                         for value in values {
                             guard case .string(let text) = value else { return nil }

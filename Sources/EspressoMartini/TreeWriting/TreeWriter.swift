@@ -209,7 +209,8 @@ public struct TreeWriter: Sendable {
             guard HeadersParser.isToken(header.name) else {
                 throw TreeWritingError(path: folder(), message: "'\(header.name)' is not a valid header name")
             }
-            guard !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
+            guard header.isWithheld || !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
+            else {
                 throw TreeWritingError(
                     path: folder(), message: "the value of header '\(header.name)' holds a line break")
             }
@@ -225,7 +226,8 @@ public struct TreeWriter: Sendable {
             written.map {
                 JSONMember(
                     key: $0.name,
-                    value: $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) }))
+                    value: $0.values == [HTTPHeader.withheld]
+                        ? .null : $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) }))
             })
     }
 }

@@ -28,6 +28,8 @@ protocol RequestConnection: Sendable {
     var socket: Int32 { get }
     /// The loop whose thread drives the connection: its timers, its hang-up watches, its lane.
     var loop: any EventLoop { get }
+    /// What the request takes of the connection's memory once its headers are in (`ConnectionMemory`).
+    var requestMemory: Int { get }
 }
 
 extension RequestConnection {

@@ -119,6 +119,8 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
     private var headReader = UpstreamHead.Reader()
     /// What is recorded of the exchange (with `record`); nil when nothing is.
     private let tap: RecordingTap?
+    /// Why the target's answer, its head read, is not sent (the exchange then ends with it).
+    private var refusal: TransferFailure?
 
     init(
         transfer: any UpstreamTransfer, decision: Decision, request: Request, connection: any RequestConnection,
@@ -203,12 +205,22 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
 
     func transferHeaderLine(_ line: UnsafeRawBufferPointer) {
         lastProgress = MonotonicClock.coarseNow()
-        guard case .awaited = answer.head, let complete = headReader.read(line) else { return }
-        transferHead(complete)
+        guard case .awaited = answer.head, refusal == nil else { return }
+        if let complete = headReader.read(line) { return transferHead(complete) }
+        if let malformed = headReader.malformed { refuse(because: malformed) }
     }
 
     func transferHead(_ complete: UpstreamHead) {
         lastProgress = MonotonicClock.coarseNow()
+        // libmicrohttpd writes the answer's head into the connection's memory, beside the request's: a head
+        // that does not fit would be no answer at all (the connection closed). It is a 502, and not recorded.
+        let room = ConnectionMemory.bytes - connection.requestMemory - ConnectionMemory.answerHeadBytes
+        if complete.headerBytes > room {
+            return refuse(
+                because:
+                    "the target's answer has \(complete.headerBytes) bytes of headers, more than the \(max(room, 0)) a connection can send beside this request's (doc/limits.md)"
+            )
+        }
         let bodiless = isHead || complete.statusCode == 204 || complete.statusCode == 304 || complete.contentLength == 0
         tap?.answerStarts(bodiless: bodiless)
         // Spy mode: the next identical request finds the exchange in the tree; else while the writer is behind,
@@ -224,7 +236,14 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
         }
     }
 
+    /// The target's answer is not sent, but a `502` saying `reason`, and nothing is recorded: the transfer ends.
+    private func refuse(because reason: String) {
+        refusal = TransferFailure(timedOut: false, reason: reason)
+        lane.cancel(self)
+    }
+
     func transferBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard refusal == nil else { return true }  // dropped: the transfer is being ended
         guard offer(bytes) else { return false }
         lastProgress = MonotonicClock.coarseNow()
         tap?.tapAnswer(bytes)
@@ -265,7 +284,7 @@ final class ForwardedExchange: BodySource, RequestBodySink, UpstreamTransferRece
             stopRecording()
             deliver(
                 .failed(
-                    failure
+                    refusal ?? failure
                         ?? TransferFailure(
                             timedOut: false, reason: "the target closed the connection without an answer")))
             return

@@ -30,6 +30,8 @@ final class RecordingWriter: @unchecked Sendable {
         /// The method folders written into.
         var folders: Set<String> = []
         var responses = 0
+        /// Answers forwarded but not written (the log says why of each).
+        var notRecorded = 0
     }
 
     private struct Queue {
@@ -122,6 +124,14 @@ final class RecordingWriter: @unchecked Sendable {
                 )
             }
         }
+        guard (200...599).contains(exchange.statusCode) else {
+            if let file = exchange.responseBodyFile { unlink(file) }
+            written.withLock { $0.notRecorded += 1 }
+            logger.warning(
+                "\(request) was not recorded: the target answered \(exchange.statusCode), and a tree's statuses are from 200 to 599"
+            )
+            return
+        }
         do {
             switch try recorder.record(exchange) {
             case .added(let folder, let isNew):
@@ -136,6 +146,7 @@ final class RecordingWriter: @unchecked Sendable {
                 logger.info("\(request) answered as \(folder) already says; nothing new recorded")
             }
         } catch {
+            written.withLock { $0.notRecorded += 1 }
             logger.warning("\(request) was not recorded: \(error)")
         }
     }

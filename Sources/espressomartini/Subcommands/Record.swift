@@ -84,14 +84,6 @@ struct Record: Command {
         configuration.proxy = proxy
         // The tree is not consulted while recording: reloading it as it grows would only cost the writes time.
         configuration.watch = false
-        if FileSystem.kind(of: configuration.requestsFolder) == nil {
-            do {
-                try TreeWriter.makeFolders(configuration.requestsFolder)
-            } catch {
-                StandardError.printLine("espressomartini: \(error)")
-                throw ExitStatus.cannotCreate
-            }
-        }
         try Run.serve(configuration, diagnostics: diagnostics, recording: options)
     }
 }

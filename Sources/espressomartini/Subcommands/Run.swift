@@ -182,6 +182,15 @@ struct Run: Command {
         let level = configuration.logLevel
         LoggingSystem.bootstrap { _ in StandardErrorLogHandler(logLevel: level) }
         let logger = Logger(label: "espressomartini")
+        // A recording proxy writes the tree: it starts from an empty one when the folder is missing.
+        if configuration.proxy?.records == true, FileSystem.kind(of: configuration.requestsFolder) == nil {
+            do {
+                try TreeWriter.makeFolders(configuration.requestsFolder)
+            } catch {
+                StandardError.printLine("espressomartini: \(error)")
+                throw ExitStatus.cannotCreate
+            }
+        }
 
         // Bound before the tree is read: a client that connects while a large tree loads is answered
         // once it is ready, instead of being refused. The tree's errors are still reported first.
@@ -281,9 +290,12 @@ struct Run: Command {
         logger.notice("stopping: finishing the requests in flight")
         server.stop()
         LogWriter.shared.flush()
-        if let (exchanges, responses) = server.recorded {
+        if let (exchanges, responses, notRecorded) = server.recorded {
+            let missed =
+                notRecorded == 0
+                ? "" : "; \(notRecorded) answer\(notRecorded == 1 ? "" : "s") not recorded (the log says why)"
             print(
-                "recorded \(exchanges) exchange\(exchanges == 1 ? "" : "s"), \(responses) response\(responses == 1 ? "" : "s") into \(configuration.requestsFolder)"
+                "recorded \(exchanges) exchange\(exchanges == 1 ? "" : "s"), \(responses) response\(responses == 1 ? "" : "s") into \(configuration.requestsFolder)\(missed)"
             )
         }
     }

@@ -56,6 +56,12 @@ struct UpstreamHead: Sendable {
         foldedHeaders = headers
     }
 
+    /// What the header lines take as sent (each with its line end).
+    var headerBytes: Int {
+        foldedHeaders.map { $0.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } }
+            ?? bytes.count + fields.count
+    }
+
     /// As sent, in order.
     var headers: [HTTPHeader] {
         if let foldedHeaders { return foldedHeaders }
@@ -109,12 +115,30 @@ struct UpstreamHead: Sendable {
     private static let contentLengthName = Array("content-length".utf8)
     private static let transferEncoding = Array("transfer-encoding".utf8)
 
+    /// Where the name of the header line `line` ends (its colon); nil when the line is no header: no colon,
+    /// an empty name, or a blank in it (RFC 9112 §5.1).
+    static func nameEnd(of line: UnsafeRawBufferPointer) -> Int? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+            !line[..<colon].contains(where: { $0 == 0x20 || $0 == 0x09 })
+        else { return nil }
+        return colon
+    }
+
+    /// Why the target's answer is refused for the line `line`.
+    static func notAHeader(_ line: UnsafeRawBufferPointer) -> String {
+        let start = String(decoding: line.prefix(40), as: UTF8.self)
+        return "a line of the head is not a header: \"\(start)\(line.count > 40 ? "…" : "")\""
+    }
+
     /// Reads the head from its lines, as libcurl hands them over: the status line, headers, an empty line.
     struct Reader {
         private var head = UpstreamHead()
+        /// Why the head is malformed, once a line showed it (the head is then never complete).
+        private(set) var malformed: String?
 
         /// Takes one line (with its CR LF); returns the head once its final empty line is read.
         mutating func read(_ line: UnsafeRawBufferPointer) -> UpstreamHead? {
+            guard malformed == nil else { return nil }
             var end = line.count
             while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
             let content = UnsafeRawBufferPointer(rebasing: line[..<end])
@@ -137,8 +161,10 @@ struct UpstreamHead: Sendable {
                 head = UpstreamHead(statusCode: code)
             } else if content[0] == UInt8(ascii: " ") || content[0] == UInt8(ascii: "\t") {
                 head.continueHeader(content)
-            } else if let colon = content.firstIndex(of: UInt8(ascii: ":")) {
+            } else if let colon = UpstreamHead.nameEnd(of: content) {
                 head.addHeader(content, colon: colon)
+            } else if malformed == nil {
+                malformed = UpstreamHead.notAHeader(content)
             }
             return nil
         }

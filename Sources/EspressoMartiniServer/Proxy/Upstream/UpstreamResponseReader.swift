@@ -160,10 +160,9 @@ struct UpstreamResponseReader {
             }
             if content[0] == 0x20 || content[0] == 0x09 {
                 head.continueHeader(content)
-            } else {
-                readHeader(content)
+                return nil
             }
-            return nil
+            return readHeader(content)
         case .chunkSize:
             guard let size = Self.chunkSize(content) else { return "the target sent a malformed chunk size" }
             state = size == 0 ? .trailers : .chunkData(left: size)
@@ -203,13 +202,14 @@ struct UpstreamResponseReader {
     }
 
     /// Adds a header to the head, and notes the ones that frame the body or end the connection.
-    private mutating func readHeader(_ line: UnsafeRawBufferPointer) {
-        guard let colon = Self.index(of: UInt8(ascii: ":"), in: line, from: 0) else { return }
+    /// Why the line is not a header, or nil once it is read.
+    private mutating func readHeader(_ line: UnsafeRawBufferPointer) -> String? {
+        guard let colon = UpstreamHead.nameEnd(of: line) else { return UpstreamHead.notAHeader(line) }
         head.addHeader(line, colon: colon)
         let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         if Self.named(name, Self.contentLengthName) {
-            guard contentLength == nil else { return }  // the first one counts, as it does for libcurl's answers
+            guard contentLength == nil else { return nil }  // the first one counts, as it does for libcurl's answers
             contentLength = Self.decimal(value)
             if contentLength == nil { closes = true }
         } else if Self.named(name, Self.transferEncodingName) {
@@ -224,6 +224,7 @@ struct UpstreamResponseReader {
                 closes = true
             }
         }
+        return nil
     }
 
     private static let contentLengthName = Array("content-length".utf8)

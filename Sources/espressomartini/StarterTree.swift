@@ -22,7 +22,7 @@ struct StarterTree {
     let schemaFolder: String
 
     var files: [File] {
-        let exchangeSchema = "file://" + schemaFolder + "/exchange-configuration.schema.json"
+        let exchangeSchema = Self.exchangeSchema(in: schemaFolder)
         let serverSchema = "file://" + schemaFolder + "/server-configuration.schema.json"
         return [
             File(
@@ -87,6 +87,16 @@ struct StarterTree {
 
                     """),
         ]
+    }
+
+    /// The `file://` URL of the installed schema of a method folder's `configuration.json`, which the tree
+    /// files written by `import openapi` and `record` name with `"$schema"`.
+    static var installedExchangeSchema: String {
+        exchangeSchema(in: installedSchemaFolder)
+    }
+
+    private static func exchangeSchema(in folder: String) -> String {
+        "file://" + folder + "/exchange-configuration.schema.json"
     }
 
     /// The schemas installed beside this executable (`PREFIX/share/espressomartini/schemas` for

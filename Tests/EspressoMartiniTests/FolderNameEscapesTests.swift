@@ -33,8 +33,8 @@ import Testing
         ("users", false, "users"), ("*", false, "%2A"), ("**", false, "%2A%2A"), ("***", false, "***"),
         ("{id}", false, "%7Bid%7D"),
         ("{}", false, "{}"), (":id", false, "%3Aid"), (":", false, ":"), ("GET", false, "%47ET"),
-        ("delete", false, "%64elete"),
-        ("Options", false, "%4Fptions"), (".well-known", false, "%2Ewell-known"), ("50%", false, "50%25"),
+        ("POST", false, "%50OST"), ("delete", false, "delete"), ("get", true, "get"),
+        ("Options", false, "Options"), (".well-known", false, "%2Ewell-known"), ("50%", false, "50%25"),
         ("a\tb", false, "a%09b"),
         ("__espressomartini", true, "%5F_espressomartini"), ("__espressomartini", false, "__espressomartini"),
         ("café", false, "café"),
@@ -45,8 +45,19 @@ import Testing
         #expect(name == folder)
         let segment = RouteSegment(folderName: name)
         #expect(segment.literalText == text, "\(name) reads back as \(segment)")
-        #expect(HTTPMethod(name: name) == nil)
+        #expect(HTTPMethod(name: name)?.name != name, "never a method folder as the writer spells them")
         #expect(name.first != ".")
+    }
+
+    @Test(arguments: [("get", "%67et"), ("Delete", "%44elete"), ("options", "%6Fptions")])
+    func aMethodNamedSegmentHasAnEscapedSpellingForWhereThePlainOneIsTaken(_ text: String, _ escaped: String) {
+        #expect(FolderNameEscapes.escapedSpelling(ofMethodNamedSegment: text) == escaped)
+        #expect(RouteSegment(folderName: escaped).literalText == text)
+    }
+
+    @Test(arguments: ["GET", "users", "getter"])
+    func otherSegmentsHaveNoSuchSpelling(_ text: String) {
+        #expect(FolderNameEscapes.escapedSpelling(ofMethodNamedSegment: text) == nil)
     }
 
     @Test(arguments: ["", ".", "..", "a/b", "a\u{0}b"])

@@ -10,26 +10,34 @@
 /// Each request becomes a variant of its exchange (`api/users/GET/`) whose conditions are the request's
 /// own (`RecordedExchange.conditions`), with no fallback, so a request that differs is still a miss. The
 /// variant goes before the first one that would answer the request, so that it answers it (a variant with
-/// fewer conditions comes after one with more). An identical request seen again appends its answer to
-/// that variant's sequence (`"sequence": "repeat_last"`), unless it is the same as the last one or
-/// `repeats` is `first`. Variants a person wrote (templates, delays, other conditions) are written back as
-/// they are, and an exchange without variants becomes the last variant, without conditions.
+/// fewer conditions comes after one with more). A request with the same conditions as a variant (in any
+/// order: `?a=1&b=2` and `?b=2&a=1`, JSON documents equal as JSON) appends its answer to that variant's
+/// sequence (`"sequence": "repeat_last"`), unless `repeats` is `first`. An answer the same as the last one
+/// of its sequence is held back, counted in memory, since `repeat_last` plays it anyway: the repeats held
+/// are written before the next different answer of that variant, so that answers A, A, B replay as A, A, B
+/// and a polled endpoint's unchanged answers do not pile up. Variants a person wrote (templates, delays,
+/// other conditions) are written back as they are, and an exchange without variants becomes the last
+/// variant, without conditions.
 public final class ExchangeRecorder: @unchecked Sendable {
     /// What one recording did.
     public enum Outcome: Sendable, Equatable {
-        /// A response was written into the method folder `folder` (relative to the requests folder), a new
-        /// exchange or not.
-        case added(folder: String, newExchange: Bool)
-        /// Nothing new: the same answer again, or a repeat with `repeats` `first`.
+        /// `responses` responses (the answer, after the repeats held back before it) were written into the
+        /// method folder `folder` (relative to the requests folder), a new exchange or not.
+        case added(folder: String, newExchange: Bool, responses: Int = 1)
+        /// Nothing written now: the same answer as the last again (held back), or a repeat with `repeats` `first`.
         case unchanged(folder: String)
     }
 
     public let writer: TreeWriter
     public let options: RecordingOptions
     private let parser: any JSONParser
+    /// The answers held back by method folder: a variant's conditions, its last response, and how many
+    /// times that response came again since it was written.
+    private var heldRepeats: [String: [(when: JSONValue?, last: ResponseDraft, count: Int)]] = [:]
 
-    public init(requestsFolder: String, options: RecordingOptions, parser: any JSONParser) {
-        writer = TreeWriter(requestsFolder: requestsFolder)
+    /// `schema`: the `"$schema"` each `configuration.json` written names (nil: none).
+    public init(requestsFolder: String, schema: String? = nil, options: RecordingOptions, parser: any JSONParser) {
+        writer = TreeWriter(requestsFolder: requestsFolder, schema: schema)
         self.options = options
         self.parser = parser
     }
@@ -48,7 +56,7 @@ public final class ExchangeRecorder: @unchecked Sendable {
 
     private func write(_ exchange: RecordedExchange) throws(TreeWritingError) -> Outcome {
         let path = exchange.segments.segments.map(SegmentDraft.literal)
-        let folder = try TreeWriter.methodFolder(method: exchange.method, path: path)
+        let folder = try writer.folder(method: exchange.method, path: path)
         let folderPath = FileSystem.join(writer.requestsFolder, folder)
         let configurationPath = FileSystem.join(folderPath, TreeLoader.configurationFileName)
         var variants: [VariantDraft] = []
@@ -69,7 +77,21 @@ public final class ExchangeRecorder: @unchecked Sendable {
                 )
             }
         }
-        let when = exchange.conditions(options, parser: parser)
+        // A conditional header an exchange's recorded variants have conditions on is a condition of every one:
+        // absent, when the request has none; a request that brings one up first says it of those before it.
+        let absentHeaders = ConditionalRequestHeaders.names.filter { name in
+            variants.contains { $0.kept == nil && Self.hasCondition(onHeader: name, $0.when) }
+        }
+        let when = exchange.conditions(options, parser: parser, absentHeaders: absentHeaders)
+        let broughtUp = ConditionalRequestHeaders.names.filter { name in
+            !absentHeaders.contains(name) && Self.hasCondition(onHeader: name, when)
+                && !options.matchHeaders.contains { HTTPHeader.name($0, equalsCaseInsensitively: name) }
+        }
+        for name in broughtUp {
+            for index in variants.indices where variants[index].kept == nil {
+                variants[index].when = Self.adding(absentHeader: name, to: variants[index].when)
+            }
+        }
         var bodyFile = exchange.responseBodyFile
         var bodyBytes = exchange.responseBodyBytes
         if exchange.statusCode == 204 || exchange.statusCode == 304 {
@@ -93,13 +115,19 @@ public final class ExchangeRecorder: @unchecked Sendable {
             response.body = .existingFile(same)
             bodyFile = nil
         }
-        if let index = variants.firstIndex(where: { $0.kept == nil && $0.when == when }) {
-            if options.repeats == .first || Self.same(response, variants[index].responses.last, in: folderPath) {
+        var written = 1
+        if let index = variants.firstIndex(where: { $0.kept == nil && Self.same($0.when, when) }) {
+            let last = variants[index].responses.last!
+            if options.repeats == .first || Self.same(response, last) {
+                if options.repeats == .sequence { hold(last, of: when, in: folder) }
                 if let file = bodyFile { unlink(file) }
                 return .unchanged(folder: folder)
             }
-            variants[index].responses.append(response)
+            let held =
+                heldRepeats[folder]?.first { Self.same($0.when, when) && Self.same($0.last, last) }?.count ?? 0
+            variants[index].responses += Array(repeating: last, count: held) + [response]
             variants[index].sequence = .repeatLast
+            written += held
         } else if variants.isEmpty {
             variants = [VariantDraft(when: when, responses: [response])]
         } else {
@@ -110,7 +138,59 @@ public final class ExchangeRecorder: @unchecked Sendable {
         try writer.write(
             ExchangeDraft(method: exchange.method, path: path, answers: .variants(variants)), keepingFiles: true,
             folder: folder, isNew: folderIsNew)
-        return .added(folder: folder, newExchange: isNew)
+        if var held = heldRepeats[folder] {
+            held.removeAll { Self.same($0.when, when) }
+            for name in broughtUp {
+                for index in held.indices { held[index].when = Self.adding(absentHeader: name, to: held[index].when) }
+            }
+            heldRepeats[folder] = held.isEmpty ? nil : held
+        }
+        return .added(folder: folder, newExchange: isNew, responses: written)
+    }
+
+    /// Counts one more repeat of `last`, the last response of the variant with the conditions `when`.
+    private func hold(_ last: ResponseDraft, of when: JSONValue?, in folder: String) {
+        var held = heldRepeats[folder] ?? []
+        if let index = held.firstIndex(where: { Self.same($0.when, when) }), Self.same(held[index].last, last) {
+            held[index].count += 1
+        } else {
+            held.removeAll { Self.same($0.when, when) }
+            held.append((when, last, 1))
+        }
+        heldRepeats[folder] = held
+    }
+
+    /// Whether two variants' conditions are the same conditions: JSON equality (as `json`'s `equals` has
+    /// it), the members of an object in any order.
+    private static func same(_ when: JSONValue?, _ other: JSONValue?) -> Bool {
+        guard let when, let other else { return when == nil && other == nil }
+        return when.isEquivalent(to: other)
+    }
+
+    /// Whether the conditions `when` have one on the request header `name`.
+    private static func hasCondition(onHeader name: String, _ when: JSONValue?) -> Bool {
+        guard case .object(let members)? = when,
+            case .object(let headers)? = members.first(where: { $0.key == "headers" })?.value
+        else { return false }
+        return headers.contains { HTTPHeader.name($0.key, equalsCaseInsensitively: name) }
+    }
+
+    /// `when` with the condition that the request has no header `name` (after the query's, when it has none
+    /// on headers yet).
+    private static func adding(absentHeader name: String, to when: JSONValue?) -> JSONValue {
+        let condition = JSONMember(key: name, value: RecordedExchange.absent)
+        guard case .object(var members)? = when else {
+            return .object([JSONMember(key: "headers", value: .object([condition]))])
+        }
+        if let index = members.firstIndex(where: { $0.key == "headers" }),
+            case .object(let headers) = members[index].value
+        {
+            members[index] = JSONMember(key: "headers", value: .object(headers + [condition]))
+        } else {
+            let position = members.firstIndex { $0.key == "query" }.map { $0 + 1 } ?? 0
+            members.insert(JSONMember(key: "headers", value: .object([condition])), at: position)
+        }
+        return .object(members)
     }
 
     /// The variants of a method folder's configuration: each one the recorder can read back as a draft,
@@ -178,9 +258,9 @@ public final class ExchangeRecorder: @unchecked Sendable {
         return compiled?.holds(for: request) ?? false
     }
 
-    /// Whether `response` says what `last` (written in `folder`) says: status, headers, and body bytes.
-    private static func same(_ response: ResponseDraft, _ last: ResponseDraft?, in folder: String) -> Bool {
-        guard let last, last.statusCode == response.statusCode, sorted(last.headers) == sorted(response.headers) else {
+    /// Whether `response` says what `last` says: status, headers, and body bytes (the same file of the folder).
+    private static func same(_ response: ResponseDraft, _ last: ResponseDraft) -> Bool {
+        guard last.statusCode == response.statusCode, sorted(last.headers) == sorted(response.headers) else {
             return false
         }
         switch (response.body, last.body) {

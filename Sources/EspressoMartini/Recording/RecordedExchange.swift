@@ -56,8 +56,9 @@ public struct RecordedExchange: Sendable {
     }
 
     /// The answer's headers as they are written: without `Date`, `Content-Length`, the hop-by-hop ones and a
-    /// decoded `Content-Encoding`; the values of credential headers (unless `--match-header` names them) and
-    /// of `--redact` ones as `REDACTED`.
+    /// decoded `Content-Encoding`; the values of `--redact` headers, and of credential headers unless
+    /// `--keep-header` or `--match-header` names them, as `REDACTED` (a `Set-Cookie` as `NAME=REDACTED` with
+    /// its attributes, so that an app still sees a cookie of that name).
     public func writtenResponseHeaders(_ options: RecordingOptions) -> [HTTPHeader] {
         let hopByHop = HopByHopHeaders(in: responseHeaders)
         // A body the target sent without a type is replayed without one, not with the type of its file's name.
@@ -73,30 +74,52 @@ public struct RecordedExchange: Sendable {
                 names.contains { HTTPHeader.name(header.name, equalsCaseInsensitively: $0) }
             }
             if named(options.redactedHeaders)
-                || (CredentialHeaders.contains(header.name) && !named(options.matchHeaders))
+                || (CredentialHeaders.contains(header.name) && !named(options.keptHeaders)
+                    && !named(options.matchHeaders))
             {
-                return HTTPHeader(name: header.name, value: CredentialHeaders.redacted)
+                let redacted =
+                    header.isNamed("set-cookie")
+                    ? Self.redactedCookie(header.value) : CredentialHeaders.redacted
+                return HTTPHeader(name: header.name, value: redacted)
             }
             return header
         } + (untyped ? [HTTPHeader(name: "Content-Type", value: HTTPHeader.withheld)] : [])
     }
 
+    /// `NAME=REDACTED; Path=/; HttpOnly` for `NAME=VALUE; Path=/; HttpOnly`: the cookie's value hidden, its
+    /// name and attributes kept; `REDACTED` and the attributes when there is no name.
+    static func redactedCookie(_ value: String) -> String {
+        let pair = value.prefix { $0 != ";" }
+        let attributes = value[pair.endIndex...]
+        guard let equals = pair.firstIndex(of: "="), !pair[..<equals].allSatisfy(\.isWhitespace) else {
+            return CredentialHeaders.redacted + attributes
+        }
+        return String(pair[...equals]) + CredentialHeaders.redacted + attributes
+    }
+
     /// The conditions the request is written with (nil: none): every query parameter, each `--match-header`
-    /// (`{"present": false}` when the request has none), and the body: a JSON document whole (`json` `""`), a
-    /// form field by field, any other body as text. A body over `VariantConditions.bodyLimit` is not a
-    /// condition (no condition can read it). A name given several times is matched on its first value.
-    public func conditions(_ options: RecordingOptions, parser: any JSONParser) -> JSONValue? {
+    /// (`{"present": false}` when the request has none), each of the `ConditionalRequestHeaders` it has
+    /// (`{"present": false}` for one it has not when it is in `absentHeaders`: the exchange has variants
+    /// with it), and the body: a JSON document whole (`json` `""`), a form field by field, any other body as
+    /// text. A body over `VariantConditions.bodyLimit` is not a condition (no condition can read it). A name
+    /// given several times is matched on its first value.
+    public func conditions(
+        _ options: RecordingOptions, parser: any JSONParser, absentHeaders: [String] = []
+    ) -> JSONValue? {
         var members: [JSONMember] = []
         if !rawQuery.isEmpty, let query = Self.firstValues(URLEncodedForm(parsing: rawQuery)) {
             members.append(JSONMember(key: "query", value: query))
         }
         var headers: [JSONMember] = []
-        for name in options.matchHeaders where !headers.contains(where: { $0.key.lowercased() == name.lowercased() }) {
-            let value = requestHeaders.first { $0.name.lowercased() == name.lowercased() }?.value
-            headers.append(
-                JSONMember(
-                    key: name,
-                    value: value.map(JSONValue.string) ?? .object([JSONMember(key: "present", value: .bool(false))])))
+        for name in options.matchHeaders + ConditionalRequestHeaders.names
+        where !headers.contains(where: { HTTPHeader.name($0.key, equalsCaseInsensitively: name) }) {
+            let value = requestHeaders.first { HTTPHeader.name($0.name, equalsCaseInsensitively: name) }?.value
+            let named = { (names: [String]) in names.contains { HTTPHeader.name($0, equalsCaseInsensitively: name) } }
+            if let value {
+                headers.append(JSONMember(key: name, value: .string(value)))
+            } else if named(options.matchHeaders) || named(absentHeaders) {
+                headers.append(JSONMember(key: name, value: Self.absent))
+            }
         }
         if !headers.isEmpty { members.append(JSONMember(key: "headers", value: .object(headers))) }
         if let body = requestBody, !body.isEmpty, body.count == requestBodySize {
@@ -114,6 +137,9 @@ public struct RecordedExchange: Sendable {
         }
         return members.isEmpty ? nil : .object(members)
     }
+
+    /// The matcher of a header the request had not.
+    static let absent = JSONValue.object([JSONMember(key: "present", value: .bool(false))])
 
     /// `{NAME: first value}` in order of first appearance; nil for no field.
     private static func firstValues(_ form: URLEncodedForm) -> JSONValue? {

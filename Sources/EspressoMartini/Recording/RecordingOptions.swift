@@ -12,12 +12,19 @@ public struct RecordingOptions: Sendable, Equatable {
     /// is also written where it is a response header (`Set-Cookie`).
     public var matchHeaders: [String] = []
     public var repeats = Repeats.sequence
-    /// Response headers whose values are written as `REDACTED`.
+    /// Response headers whose values are written as `REDACTED` (a `Set-Cookie` as `NAME=REDACTED` and its
+    /// attributes).
     public var redactedHeaders: [String] = []
+    /// Response headers written as they are, credential ones (`Set-Cookie`) included, unless also redacted.
+    public var keptHeaders: [String] = []
 
-    public init(matchHeaders: [String] = [], repeats: Repeats = .sequence, redactedHeaders: [String] = []) {
+    public init(
+        matchHeaders: [String] = [], repeats: Repeats = .sequence, redactedHeaders: [String] = [],
+        keptHeaders: [String] = []
+    ) {
         self.matchHeaders = matchHeaders
         self.repeats = repeats
         self.redactedHeaders = redactedHeaders
+        self.keptHeaders = keptHeaders
     }
 }

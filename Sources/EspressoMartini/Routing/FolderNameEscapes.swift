@@ -64,10 +64,14 @@ public enum FolderNameEscapes {
         }
     }
 
-    /// The folder name that matches exactly the segment `text` and nothing else: as it is when it reads as
-    /// plain text, else with the characters that would make it a pattern (`*`, `**`, `{id}`, `:id`), a method
-    /// folder (`GET`, any case), a hidden folder (`.x`) or the admin API's folder (at the root) escaped, and
-    /// `%` and control characters always escaped. `text` must pass `problem(withSegment:)`.
+    /// The folder name that matches exactly the segment `text` and nothing else, in a tree the writer
+    /// writes: as it is when it reads as plain text, else with the characters that would make it a pattern
+    /// (`*`, `**`, `{id}`, `:id`), a hidden folder (`.x`), the admin API's folder (at the root) or one of the
+    /// writer's own method folders (`GET`, as the writer spells them) escaped, and `%` and control characters
+    /// always escaped. A method's name in another case (`get`) stays as it is: the loader reads a method-named
+    /// folder holding a sub-folder and no configuration as a path component, which a written segment's folder
+    /// always is (see `escapedSpelling(ofMethodNamedSegment:)` for a tree that has such a method folder
+    /// already). `text` must pass `problem(withSegment:)`.
     public static func folderName(forSegment text: String, atRoot: Bool) -> String {
         let escaped: (UInt8) -> Bool = { $0 == UInt8(ascii: "%") || $0 < 0x20 || $0 == 0x7F }
         var name = text
@@ -92,14 +96,24 @@ public enum FolderNameEscapes {
         case UInt8(ascii: "."):
             return escape(first) + String(Substring(name.utf8.dropFirst()))
         default:
-            // A method's name (any case), or the admin API's folder at the root.
-            if (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z") && HTTPMethod(name: name) != nil)
+            // A method folder's name as the writer spells it (upper case: the exchange of the path above,
+            // written later, would make it a method folder), or the admin API's folder at the root.
+            if (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") && HTTPMethod(name: name)?.name == name)
                 || (atRoot && first == UInt8(ascii: "_") && name == TreeLoader.reservedFolder)
             {
                 return escape(first) + String(Substring(name.utf8.dropFirst()))
             }
         }
         return name
+    }
+
+    /// The escaped folder name of a segment that `folderName(forSegment:atRoot:)` leaves as it is although it
+    /// names a method (`get` as `%67et`), for where the plain name is already taken by a method folder (a
+    /// person's `get/`) or the escaped folder is there already (a tree written with it); nil for any other
+    /// segment.
+    public static func escapedSpelling(ofMethodNamedSegment text: String) -> String? {
+        guard let method = HTTPMethod(name: text), method.name != text else { return nil }
+        return escape(text.utf8.first!) + String(Substring(text.utf8.dropFirst()))
     }
 
     private static func escape(_ byte: UInt8) -> String {

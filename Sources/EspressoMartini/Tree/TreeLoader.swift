@@ -34,6 +34,16 @@ public struct TreeLoader: Sendable {
         return (walk.diagnostics.hasErrors ? nil : tree, walk.diagnostics)
     }
 
+    /// A method-named folder is a method folder when it holds a configuration or no sub-folder (its
+    /// `entries`). Returns what its configuration is, or nil when the folder is a path component after all.
+    static func methodFolderConfiguration(_ entries: [FileSystem.Entry]) -> FileSystem.Kind?? {
+        if let configuration = entries.first(where: { $0.name == TreeLoader.configurationFileName }) {
+            return .some(configuration.kind)
+        }
+        let hasSubfolder = entries.contains(where: \.isVisibleFolder)
+        return hasSubfolder ? nil : .some(nil)
+    }
+
     private struct Walk {
         let folder: String
         let parser: any JSONParser
@@ -134,7 +144,7 @@ public struct TreeLoader: Sendable {
             }
             let child = OpenFolder(named: name, in: parent)
             let childEntries = child?.entries()
-            if let method, let childEntries, let configuration = Self.methodFolderConfiguration(childEntries) {
+            if let method, let childEntries, let configuration = TreeLoader.methodFolderConfiguration(childEntries) {
                 readExchange(
                     method: method, in: parent, name: name, knownRealPath: knownRealPath, chain: chain,
                     configuration: configuration, route: route
@@ -153,16 +163,6 @@ public struct TreeLoader: Sendable {
                     child, entries: childEntries, chain: childChain,
                     route: route.appending(RouteSegment(folderName: name)), inParallel: inParallel)
             }
-        }
-
-        /// A method-named folder is a method folder when it holds a configuration or no sub-folder.
-        /// Returns what its configuration is, or nil when the folder is a path component after all.
-        static func methodFolderConfiguration(_ entries: [FileSystem.Entry]) -> FileSystem.Kind?? {
-            if let configuration = entries.first(where: { $0.name == TreeLoader.configurationFileName }) {
-                return .some(configuration.kind)
-            }
-            let hasSubfolder = entries.contains(where: \.isVisibleFolder)
-            return hasSubfolder ? nil : .some(nil)
         }
 
         /// `configuration` is what the folder's configuration.json is (nil: none); `contents`, its bytes

@@ -28,7 +28,8 @@ public struct TreeWriter: Sendable {
         self.schema = schema
     }
 
-    /// The method folder of `method` and `path`, relative to the requests folder (`api/%2A/{id}/GET`).
+    /// The method folder of `method` and `path`, relative to the requests folder (`api/%2A/{id}/GET`), as
+    /// written into a tree without folders of that path yet (`folder(method:path:)` looks at the tree).
     public static func methodFolder(method: HTTPMethod, path: [SegmentDraft]) throws(TreeWritingError) -> String {
         var folders: [String] = []
         for (index, segment) in path.enumerated() {
@@ -36,6 +37,35 @@ public struct TreeWriter: Sendable {
         }
         folders.append(method.name)
         return folders.joined(separator: "/")
+    }
+
+    /// `methodFolder(method:path:)` in this tree: a segment named like a method in another case than the
+    /// writer's (`get`) is written escaped (`%67et`) where the plain folder is already a method folder (a
+    /// person's `get/`, which a sub-folder would make a path component) or the escaped folder is already
+    /// there (a tree written with it): two folders for one segment would be two exchanges for the same requests.
+    public func folder(method: HTTPMethod, path: [SegmentDraft]) throws(TreeWritingError) -> String {
+        let written = try Self.methodFolder(method: method, path: path)
+        guard path.contains(where: { if case .literal(let text) = $0 { HTTPMethod(name: text) != nil } else { false } })
+        else { return written }
+        var folders = written.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var parent = requestsFolder
+        for (index, segment) in path.enumerated() {
+            if case .literal(let text) = segment,
+                let escaped = FolderNameEscapes.escapedSpelling(ofMethodNamedSegment: text),
+                FileSystem.kind(of: FileSystem.join(parent, escaped)) == .directory
+                    || Self.isMethodFolder(FileSystem.join(parent, folders[index]))
+            {
+                folders[index] = escaped
+            }
+            parent = FileSystem.join(parent, folders[index])
+        }
+        return folders.joined(separator: "/")
+    }
+
+    /// Whether the loader reads the folder at `path` as a method folder (false when it is not there).
+    private static func isMethodFolder(_ path: String) -> Bool {
+        guard let entries = FileSystem.listing(of: path) else { return false }
+        return TreeLoader.methodFolderConfiguration(entries) != nil
     }
 
     private static func folderName(
@@ -89,7 +119,7 @@ public struct TreeWriter: Sendable {
     {
         try write(
             exchange, keepingFiles: keepingFiles,
-            folder: try Self.methodFolder(method: exchange.method, path: exchange.path), isNew: nil)
+            folder: try folder(method: exchange.method, path: exchange.path), isNew: nil)
     }
 
     /// `write`, with the method folder already known (`methodFolder`), and whether it is there when the

@@ -134,10 +134,10 @@ final class RecordingWriter: @unchecked Sendable {
         }
         do {
             switch try recorder.record(exchange) {
-            case .added(let folder, let isNew):
+            case .added(let folder, let isNew, let responses):
                 written.withLock {
                     $0.folders.insert(folder)
-                    $0.responses += 1
+                    $0.responses += responses
                 }
                 logger.info(
                     "recorded \(request) \(exchange.statusCode) into \(folder)\(isNew ? " (new exchange)" : "")")

@@ -72,9 +72,7 @@ struct Import: Command {
             }
         }
         try checkFolder()
-        let writer = TreeWriter(
-            requestsFolder: requestsFolder,
-            schema: "file://" + StarterTree.installedSchemaFolder + "/exchange-configuration.schema.json")
+        let writer = TreeWriter(requestsFolder: requestsFolder, schema: StarterTree.installedExchangeSchema)
         for exchange in drafted.exchanges {
             do throws(TreeWritingError) {
                 try writer.write(exchange)

@@ -24,6 +24,12 @@ struct Record: Command {
         "redact", valueName: "name", help: "A response header whose value is written as REDACTED; repeat it for more.",
         isRepeatable: true
     )
+    static let keepHeaderOption = OptionDefinition.option(
+        "keep-header", valueName: "name",
+        help:
+            "A response header written as it is, even a credential one (Set-Cookie) that is otherwise REDACTED; repeat it for more.",
+        isRepeatable: true
+    )
 
     static let definition = CommandDefinition(
         name: "record",
@@ -32,7 +38,7 @@ struct Record: Command {
             "Creates the requests folder when it is missing. SIGINT or SIGTERM finishes the writes under way and prints what was recorded.",
         options: SourceOptions.options + [
             targetOption, Run.hostnameOption, Run.portOption, Run.logLevelOption, matchHeaderOption, repeatsOption,
-            redactOption,
+            redactOption, keepHeaderOption,
         ],
         make: { arguments throws(UsageError) in try Record(arguments) }
     )
@@ -57,8 +63,10 @@ struct Record: Command {
         (port, portRange) = try Run.port(arguments, command: Self.definition)
         logLevel = try Run.logLevel(arguments, command: Self.definition)
         options = RecordingOptions(
-            matchHeaders: arguments.texts(Self.matchHeaderOption), redactedHeaders: arguments.texts(Self.redactOption))
-        for name in options.matchHeaders + options.redactedHeaders where !HTTPHeader.isValidName(name) {
+            matchHeaders: arguments.texts(Self.matchHeaderOption), redactedHeaders: arguments.texts(Self.redactOption),
+            keptHeaders: arguments.texts(Self.keepHeaderOption))
+        for name in options.matchHeaders + options.redactedHeaders + options.keptHeaders
+        where !HTTPHeader.isValidName(name) {
             throw UsageError(
                 message: "'\(name)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)",
                 command: Self.definition)

@@ -240,7 +240,9 @@ struct Run: Command {
             limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: HTTPServer.coreCount)
         let recorder =
             configuration.proxy?.records == true
-            ? ExchangeRecorder(requestsFolder: configuration.requestsFolder, options: recording, parser: parser) : nil
+            ? ExchangeRecorder(
+                requestsFolder: configuration.requestsFolder, schema: StarterTree.installedExchangeSchema,
+                options: recording, parser: parser) : nil
         let server: HTTPServer
         do {
             server = try HTTPServer(

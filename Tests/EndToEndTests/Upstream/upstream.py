@@ -24,6 +24,11 @@ killed or until its standard input (a pipe from the test process) ends, so it ne
   GET  /then-close        a JSON object (with Content-Length, no Connection: close), then, 0.3 s later, the
                           connection closed unread: a request sent on it meanwhile gets no answer
   GET  /garbage           bytes that are no HTTP answer, then the connection closed
+  GET  /etag              a JSON object with ETag "v1"; 304 without a body to If-None-Match: "v1"
+  GET  /range             "0123456789" (text/plain, Accept-Ranges: bytes); 206 with the bytes a Range:
+                          bytes=A-B header asks for and its Content-Range
+  GET  /abc               "A" to this path's first two calls, "B" to the later ones
+  GET  /get, POST /post   the request as JSON, as /echo (httpbin's routes, whose names are methods')
 Any other path: 404 with a JSON body naming it.
 """
 import gzip
@@ -117,7 +122,7 @@ class Handler(BaseHTTPRequestHandler):
                 left -= len(piece)
             return self.send(200, json.dumps({"size": size, "crc32": crc}).encode())
         body = self.read_body()
-        if url.path.startswith("/echo"):
+        if url.path.startswith("/echo") or url.path in ("/get", "/post"):
             return self.send(200, json.dumps({
                 "method": self.command, "path": url.path, "query": url.query,
                 "headers": [[name, value] for name, value in self.headers.items()],
@@ -206,6 +211,23 @@ class Handler(BaseHTTPRequestHandler):
             if chunked:
                 self.wfile.write(b"0\r\n\r\n")
             return
+        if url.path == "/etag":
+            if self.headers.get("If-None-Match") == '"v1"':
+                self.send_response(304)
+                self.send_header("ETag", '"v1"')
+                self.end_headers()
+                return
+            return self.send(200, b'{"version": 1}', headers=[("ETag", '"v1"')])
+        if url.path == "/range":
+            text = b"0123456789"
+            asked = self.headers.get("Range") or ""
+            if asked.startswith("bytes=") and "-" in asked:
+                first, last = (int(n) for n in asked[len("bytes="):].split("-"))
+                return self.send(206, text[first:last + 1], "text/plain", headers=[
+                    ("Accept-Ranges", "bytes"), ("Content-Range", "bytes %d-%d/%d" % (first, last, len(text)))])
+            return self.send(200, text, "text/plain", headers=[("Accept-Ranges", "bytes")])
+        if url.path == "/abc":
+            return self.send(200, b"A" if count <= 2 else b"B", "text/plain")
         return self.send(404, json.dumps({"error": "no route " + url.path}).encode())
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any

@@ -83,6 +83,12 @@ static inline size_t em_request_memory(struct MHD_Connection *connection) {
     return used + (size_t)(records > 0 ? records : 0) * 64;
 }
 
+// Sends `response` without a Content-Length or a Transfer-Encoding when its size is unknown (the connection
+// is then closed after it): for a HEAD or 304 answer whose length is not known, which must not claim one.
+static inline void em_response_without_length(struct MHD_Response *response) {
+    MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+}
+
 // The connection's GnuTLS session (a gnutls_session_t), NULL for plain HTTP.
 static inline void *em_connection_tls_session(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);

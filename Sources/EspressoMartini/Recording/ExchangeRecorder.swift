@@ -106,8 +106,10 @@ public final class ExchangeRecorder: @unchecked Sendable {
             bodyFile.map { .movedFile(path: $0, fileExtension: fileExtension) } ?? bodyBytes.map {
                 .bytes($0, fileExtension: fileExtension)
             } ?? .none
-        var response = ResponseDraft(
-            statusCode: exchange.statusCode, headers: exchange.writtenResponseHeaders(options), body: body)
+        let (headers, isTemplate) = exchange.rewritingTargetURL(in: exchange.writtenResponseHeaders(options), options)
+        var response = ResponseDraft(statusCode: exchange.statusCode, headers: headers, body: body)
+        response.isTemplate = isTemplate
+        response.contentLength = exchange.announcedLength
         if body != .none, !variants.isEmpty,
             let same = Self.existingFile(sameAs: body, fileExtension: fileExtension, in: variants, folder: folderPath)
         {

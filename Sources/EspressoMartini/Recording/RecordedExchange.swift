@@ -86,6 +86,36 @@ public struct RecordedExchange: Sendable {
         } + (untyped ? [HTTPHeader(name: "Content-Type", value: HTTPHeader.withheld)] : [])
     }
 
+    /// The length a HEAD or 304 answer announced for the body it did not send (its `Content-Length`), which
+    /// its replay announces too; nil for other answers and for one without a length.
+    public var announcedLength: UInt64? {
+        guard method == .head || statusCode == 304,
+            let value = responseHeaders.first(where: { $0.isNamed("content-length") })?.value
+        else { return nil }
+        return UInt64(value.filter { $0 != " " && $0 != "\t" })
+    }
+
+    /// `headers` (written) with the target's URL written as the mock's: a template,
+    /// `http://{{request.headers.host}}/…`, which makes the response one; or, when the response holds `{{`
+    /// already (which a template would read) or its body is in a file, as a path without the origin
+    /// (`/…`, which clients resolve against the mock). Whether the response is then a template.
+    public func rewritingTargetURL(
+        in headers: [HTTPHeader], _ options: RecordingOptions
+    ) -> (headers: [HTTPHeader], isTemplate: Bool) {
+        guard let rewrite = options.targetURL,
+            headers.contains(where: { TargetURLRewrite.rewrites($0.name) && $0.value.contains(rewrite.targetURL) })
+        else { return (headers, false) }  // the common case: nothing to rewrite, no body to search
+        let mustache = Array("{{".utf8)
+        let holdsMustache =
+            responseBodyFile != nil || headers.contains { $0.value.contains("{{") }
+            || (responseBodyBytes.map { bytes in
+                bytes.indices.dropLast().contains { bytes[$0] == mustache[0] && bytes[$0 + 1] == mustache[1] }
+            } ?? false)
+        let mockURL = holdsMustache ? "" : options.mockScheme + "://{{request.headers.host}}"
+        guard let rewritten = rewrite.rewritten(headers, to: mockURL) else { return (headers, false) }
+        return (rewritten, !holdsMustache)
+    }
+
     /// `NAME=REDACTED; Path=/; HttpOnly` for `NAME=VALUE; Path=/; HttpOnly`: the cookie's value hidden, its
     /// name and attributes kept; `REDACTED` and the attributes when there is no name.
     static func redactedCookie(_ value: String) -> String {

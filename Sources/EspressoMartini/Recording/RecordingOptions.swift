@@ -17,6 +17,10 @@ public struct RecordingOptions: Sendable, Equatable {
     public var redactedHeaders: [String] = []
     /// Response headers written as they are, credential ones (`Set-Cookie`) included, unless also redacted.
     public var keptHeaders: [String] = []
+    /// The proxy's target, whose URL in an answer's headers is written as the mock's (`TargetURLRewrite`).
+    public var targetURL: TargetURLRewrite?
+    /// The mock's scheme, `http` or `https`.
+    public var mockScheme = "http"
 
     public init(
         matchHeaders: [String] = [], repeats: Repeats = .sequence, redactedHeaders: [String] = [],

@@ -35,13 +35,12 @@ public struct ConfiguredResponse: Sendable, Equatable {
 
     /// A fixed response.
     public init(
-        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, delay: ResponseDelay? = nil,
-        fault: ResponseFault? = nil,
-        network: NetworkCondition? = nil
+        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, contentLength: UInt64? = nil,
+        delay: ResponseDelay? = nil, fault: ResponseFault? = nil, network: NetworkCondition? = nil
     ) {
         self.init(
-            .fixed(ResponseContent(statusCode: statusCode, headers: headers, body: body)), delay: delay, fault: fault,
-            network: network)
+            .fixed(ResponseContent(statusCode: statusCode, headers: headers, body: body, contentLength: contentLength)),
+            delay: delay, fault: fault, network: network)
     }
 
     /// The status, headers and body a fixed, templated or streamed response is configured with; nil for a

@@ -5,12 +5,21 @@ public struct ResponseContent: Sendable, Equatable {
     /// The response's own headers, in file order.
     public let headers: [HTTPHeader]
     public let body: ResponseBody
+    /// `content_length`: the length a HEAD or 304 answer announces for the body it stands for, not sent.
+    public let contentLength: UInt64?
 
-    public init(statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none) {
+    public init(
+        statusCode: Int = 200, headers: [HTTPHeader] = [], body: ResponseBody = .none, contentLength: UInt64? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
+        self.contentLength = contentLength
     }
+
+    /// Sent without a body and announcing `contentLength` or no length (a 304, a HEAD answer given one):
+    /// never `Content-Length: 0` for a body that is not empty.
+    public var isBodiless: Bool { contentLength != nil || statusCode == 304 }
 
     /// `Content-Type` derived from the body, used when the response's headers do not name one.
     public var derivedContentType: String? {

@@ -6,7 +6,7 @@ struct ResponseReader {
     static let knownKeys = [
         "status_code", "headers", "response_file", "body", "body_base64", "stream", "stream_repeat", "delay",
         "bandwidth", "network",
-        "fault", "template",
+        "fault", "template", "content_length",
         "javascript", "javascript_file",
     ]
 
@@ -217,6 +217,7 @@ struct ResponseReader {
         var fault: ResponseFault?
         var bodyKey: String?
         var isTemplate = false
+        var contentLength: (value: UInt64, path: [String])?
         var stream: (value: JSONValue, path: [String])?
         var streamRepeat: (value: Bool, path: [String])?
 
@@ -295,6 +296,15 @@ struct ResponseReader {
                     continue
                 }
                 isTemplate = flag
+            case "content_length":
+                guard case .integer(let length) = member.value, length >= 0 else {
+                    diagnostics.error(
+                        file, map.value(memberPath),
+                        "'content_length' must be a whole number of bytes, 0 or more, found \(member.value.compactText)"
+                    )
+                    continue
+                }
+                contentLength = (UInt64(length), memberPath)
             case SchemaReference.key:
                 SchemaReference.check(member.value, file: file, at: map.value(memberPath), into: &diagnostics)
             default:
@@ -315,6 +325,19 @@ struct ResponseReader {
                 delay: delay, fault: fault, network: network, errorsBefore: errorsBefore, into: &diagnostics
             )
         }
+        if let contentLength {
+            if bodyKey != nil || stream != nil || isTemplate {
+                diagnostics.error(
+                    file, map.key(contentLength.path),
+                    "'content_length' announces a body that is not sent; it cannot go with '\(bodyKey ?? (stream != nil ? "stream" : "template"))'"
+                )
+            } else if statusCode != 304, methodFolderName.uppercased() != "HEAD" {
+                diagnostics.error(
+                    file, map.key(contentLength.path),
+                    "'content_length' is for answers sent without a body: the responses of a HEAD exchange, and 304s"
+                )
+            }
+        }
         guard diagnostics.errors.count == errorsBefore else { return nil }
         if statusCode == 204 || statusCode == 304, body != .none {
             diagnostics.warning(
@@ -324,7 +347,8 @@ struct ResponseReader {
         }
         guard isTemplate else {
             return ConfiguredResponse(
-                statusCode: statusCode, headers: headers, body: body, delay: delay, fault: fault, network: network)
+                statusCode: statusCode, headers: headers, body: body, contentLength: contentLength?.value, delay: delay,
+                fault: fault, network: network)
         }
         guard let template = template(members, at: path, headers: headers, body: body, into: &diagnostics) else {
             return nil

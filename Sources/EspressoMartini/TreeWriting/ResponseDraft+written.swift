@@ -9,6 +9,10 @@ extension ResponseDraft {
             switch (member.key, member.value) {
             case ("status_code", .integer(let code)):
                 statusCode = Int(code)
+            case ("template", .bool(let isTemplate)):
+                self.isTemplate = isTemplate
+            case ("content_length", .integer(let length)) where length >= 0:
+                contentLength = UInt64(length)
             case ("headers", .object(let named)):
                 for header in named {
                     switch header.value {

@@ -17,6 +17,10 @@ public struct ResponseDraft: Sendable {
     public var statusCode: Int
     public var headers: [HTTPHeader]
     public var body: Body
+    /// Written with `"template": true`: its header values (and body) are rendered for each request.
+    public var isTemplate = false
+    /// `content_length`: what a HEAD or 304 answer announces for a body it does not send.
+    public var contentLength: UInt64?
 
     public init(statusCode: Int, headers: [HTTPHeader] = [], body: Body = .none) {
         self.statusCode = statusCode

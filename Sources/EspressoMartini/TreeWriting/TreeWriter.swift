@@ -216,6 +216,10 @@ public struct TreeWriter: Sendable {
                 message: "status \(response.statusCode) cannot be written; a response's status is from 200 to 599")
         }
         var members = [JSONMember(key: "status_code", value: .integer(Int64(response.statusCode)))]
+        if response.isTemplate { members.insert(JSONMember(key: "template", value: .bool(true)), at: 0) }
+        if let length = response.contentLength {
+            members.append(JSONMember(key: "content_length", value: .integer(Int64(clamping: length))))
+        }
         if let headers = try headers(response.headers, in: bodies.folder) {
             members.append(JSONMember(key: "headers", value: headers))
         }

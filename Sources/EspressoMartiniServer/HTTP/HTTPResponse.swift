@@ -89,6 +89,16 @@ final class HTTPResponse: @unchecked Sendable {
         self.init(made, headers: headers)
     }
 
+    /// An answer sent without a body that announces `length` (a HEAD answer's, a 304's: RFC 9110 §8.6), or no
+    /// length at all when it is nil (the connection is then closed after it).
+    static func bodiless(announcing length: UInt64?, headers: [HTTPHeader]) -> HTTPResponse? {
+        // The source is never read: libmicrohttpd sends no body with these.
+        guard let response = HTTPResponse(size: length, blockSize: 1024, source: BodySource(), headers: headers)
+        else { return nil }
+        if length == nil { em_response_without_length(response.raw) }
+        return response
+    }
+
     /// libmicrohttpd refuses headers it manages itself (`Content-Length`); the rest always go through.
     func add(_ header: HTTPHeader) {
         _ = MHD_add_response_header(raw, header.name, header.value)

@@ -20,6 +20,10 @@ final class Forwarder: @unchecked Sendable {
     let overdueCheckInterval: UInt64
     /// What every forwarded request's URL and headers share, as bytes (`Forwarder+request.swift`).
     let requestParts: ForwardedRequestParts
+    /// The target's URL in its answers' headers, given back as this server's (`Location`).
+    let targetURL: TargetURLRewrite
+    /// `targetURL`'s bytes, looked for in each head.
+    let targetURLBytes: [UInt8]
     /// The client of its own reaches the target (plain HTTP to an address); else libcurl.
     private let usesOwnClient: Bool
     private let lanes = Locked<[ForwardingLane]>([])
@@ -38,6 +42,8 @@ final class Forwarder: @unchecked Sendable {
         timeoutNanoseconds = UInt64(proxy.timeout * 1_000_000_000)
         overdueCheckInterval = max(1_000_000, min(1_000_000_000, timeoutNanoseconds / 4))
         requestParts = ForwardedRequestParts(proxy: proxy, scheme: scheme)
+        targetURL = TargetURLRewrite(target: proxy.target)
+        targetURLBytes = Array(targetURL.targetURL.utf8)
     }
 
     /// The lane `loop` forwards through, its connections in the loop's epoll set: the client of its own for a

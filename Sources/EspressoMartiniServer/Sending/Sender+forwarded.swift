@@ -61,17 +61,24 @@ extension Sender {
         switch outcome {
         case .head(let head):
             let globalHeaders = state.tree?.globalHeaders ?? []
-            // Without global headers or CORS, the target's headers go from where they were read, as C strings.
-            let inPlace = globalHeaders.isEmpty && !cors
-            let headers =
-                inPlace
-                ? [] : withCORS(HTTPHeader.merging(own: head.clientHeaders, global: globalHeaders), on: connection)
+            let mockURL =
+                head.mentions(exchange.forwarder.targetURLBytes)
+                ? TargetURLRewrite.mockURL(
+                    scheme: exchange.forwarder.scheme, host: request.headers.firstValue(named: "host")) : nil
+            // Without global headers, CORS or the target's URL, the target's headers go from where they were
+            // read, as C strings.
+            let inPlace = globalHeaders.isEmpty && !cors && mockURL == nil
+            var own = inPlace ? [] : head.clientHeaders
+            if let mockURL { own = exchange.forwarder.targetURL.rewritten(own, to: mockURL) ?? own }
+            let headers = inPlace ? [] : withCORS(HTTPHeader.merging(own: own, global: globalHeaders), on: connection)
             let response: HTTPResponse?
-            if request.method != "HEAD", let whole = exchange.takeWholeBody(limit: 64 * 1024) {
+            if request.method == "HEAD" || head.statusCode == 304 {
+                response = HTTPResponse.bodiless(announcing: head.contentLength, headers: headers)
+            } else if let whole = exchange.takeWholeBody(limit: 64 * 1024) {
                 // Already all here: sent with its head in one write.
                 response = HTTPResponse(takingMalloced: whole, headers: headers)
             } else {
-                let size = request.method == "HEAD" ? head.contentLength ?? 0 : head.contentLength
+                let size = head.contentLength
                 // libmicrohttpd allocates (and zeroes) a block per response: no larger than the body needs.
                 let blockSize = size.map { min(64 * 1024, max(1024, Int(clamping: $0))) } ?? 16 * 1024
                 response = HTTPResponse(size: size, blockSize: blockSize, source: exchange, headers: headers)

@@ -43,6 +43,10 @@ extension Sender {
                 built = CORSReadyResponse(body: buffer, owner: owner, headers: headers).map {
                     tree.built.publish($0, in: slot)
                 }
+            } else if let content = answer.response.content, content.isBodiless {
+                built = HTTPResponse.bodiless(announcing: content.contentLength, headers: headers).map {
+                    tree.built.publish($0, in: slot)
+                }
             } else {
                 built = HTTPResponse(sharing: buffer, owner: owner, headers: headers).map {
                     tree.built.publish($0, in: slot)

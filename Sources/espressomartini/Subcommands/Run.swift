@@ -238,6 +238,11 @@ struct Run: Command {
         )
         let scripts = ScriptRunner(
             limits: ScriptLimits(configuration), parser: parser, logger: logger, threads: HTTPServer.coreCount)
+        var recording = recording
+        if let proxy = configuration.proxy {
+            recording.targetURL = TargetURLRewrite(target: proxy.target)
+            recording.mockScheme = configuration.tls == nil ? "http" : "https"
+        }
         let recorder =
             configuration.proxy?.records == true
             ? ExchangeRecorder(

@@ -56,6 +56,19 @@ struct UpstreamHead: Sendable {
         foldedHeaders = headers
     }
 
+    /// Whether any header line holds `text` (a search of the head's bytes, no strings made).
+    func mentions(_ text: [UInt8]) -> Bool {
+        guard let first = text.first, bytes.count >= text.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var at = 0
+            while at + text.count <= buffer.count {
+                if buffer[at] == first, buffer[at..<(at + text.count)].elementsEqual(text) { return true }
+                at += 1
+            }
+            return false
+        }
+    }
+
     /// What the header lines take as sent (each with its line end).
     var headerBytes: Int {
         foldedHeaders.map { $0.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } }

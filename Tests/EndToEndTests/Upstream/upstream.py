@@ -29,6 +29,10 @@ killed or until its standard input (a pipe from the test process) ends, so it ne
                           bytes=A-B header asks for and its Content-Range
   GET  /abc               "A" to this path's first two calls, "B" to the later ones
   GET  /get, POST /post   the request as JSON, as /echo (httpbin's routes, whose names are methods')
+  GET  /raw/...           heads written byte for byte: untyped (no Content-Type), latin1 (a header byte that is
+                          not UTF-8), odd-status (999), not-a-header (a line without a colon), big-head (17 000
+                          bytes of headers), not-modified (304 without a length), not-modified-with-length (304
+                          with Content-Length: 1234), redirect (Location and Link naming this server's URL)
 Any other path: 404 with a JSON body naming it.
 """
 import gzip
@@ -228,6 +232,22 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, text, "text/plain", headers=[("Accept-Ranges", "bytes")])
         if url.path == "/abc":
             return self.send(200, b"A" if count <= 2 else b"B", "text/plain")
+        if url.path.startswith("/raw/"):
+            # Heads written byte for byte: what http.server would not send.
+            port = self.server.server_address[1]
+            heads = {
+                "/raw/untyped": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+                "/raw/latin1": b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Name: caf\xe9\r\nContent-Length: 2\r\n\r\nok",
+                "/raw/odd-status": b"HTTP/1.1 999 Odd\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nodd",
+                "/raw/not-a-header": b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nthis is not a header\r\nContent-Length: 2\r\n\r\nok",
+                "/raw/big-head": b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Big: " + b"a" * 17000 + b"\r\nContent-Length: 2\r\n\r\nok",
+                "/raw/not-modified": b"HTTP/1.1 304 Not Modified\r\nETag: \"r1\"\r\n\r\n",
+                "/raw/not-modified-with-length": b"HTTP/1.1 304 Not Modified\r\nETag: \"r2\"\r\nContent-Length: 1234\r\n\r\n",
+                "/raw/redirect": b"HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:%d/json\r\nLink: <http://127.0.0.1:%d/raw/redirect?page=2>; rel=next\r\nContent-Length: 0\r\n\r\n" % (port, port),
+            }
+            if url.path in heads:
+                self.wfile.write(heads[url.path])
+                return
         return self.send(404, json.dumps({"error": "no route " + url.path}).encode())
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any

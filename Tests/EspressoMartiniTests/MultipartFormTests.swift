@@ -49,6 +49,14 @@ import Testing
         #expect(form.parts == [Part(name: "tag", content: Array("a".utf8)), Part(name: "tag", content: [])])
     }
 
+    @Test func aLongerBoundaryInTheContentIsContent() throws {
+        let body = Self.body([
+            "--XyZ", #"Content-Disposition: form-data; name="a""#, "", "1", "--XyZW", "--XyZ--",
+        ])
+        let form = try #require(MultipartForm(parsing: body, contentType: Self.contentType))
+        #expect(form.parts == [Part(name: "a", content: Array("1\r\n--XyZW".utf8))])
+    }
+
     @Test(
         arguments: [
             ("multipart/form-data; boundary=\"XyZ\"", true),

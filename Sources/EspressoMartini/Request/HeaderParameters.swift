@@ -2,7 +2,7 @@
 /// (`multipart/form-data; boundary=x`) and `Content-Disposition` (`form-data; name="a"; filename="b.png"`)
 /// carry them: names in lower case, values unquoted (`\"` read as `"`). Never fails: a parameter without `=`
 /// is skipped, an unclosed quote runs to the end.
-public struct HeaderParameters: Sendable, Equatable {
+public struct HeaderParameters: Sendable {
     /// The value before the first `;`, without spaces around it (`form-data`).
     public let value: String
     /// In the order they were given; names in lower case.
@@ -49,13 +49,10 @@ public struct HeaderParameters: Sendable, Equatable {
         return parameters.first { $0.name == name }?.value
     }
 
-    public static func == (left: HeaderParameters, right: HeaderParameters) -> Bool {
-        left.value == right.value && left.parameters.elementsEqual(right.parameters) { $0 == $1 }
-    }
-
     private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+    /// The bytes as text, without spaces and tabs around.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
         var bytes = bytes
         while let first = bytes.first, isBlank(first) { bytes.removeFirst() }
         while let last = bytes.last, isBlank(last) { bytes.removeLast() }

@@ -69,14 +69,18 @@ public struct MultipartForm: Sendable, Equatable {
         parts.filter { $0.name == name }
     }
 
-    /// The range of the next `CRLF--boundary` (or `LF--boundary`) at or after `start`, its line break included.
+    /// The range of the next `CRLF--boundary` (or `LF--boundary`) at or after `start`, its line break included,
+    /// followed by `--`, a space, a tab or a line break (not a longer boundary that starts with this one).
     private static func delimiter(_ delimiter: [UInt8], in bytes: [UInt8], from start: Int) -> Range<Int>? {
         var index = start
         while index + delimiter.count < bytes.count {
             guard let lineFeed = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            if bytes[(lineFeed + 1)...].starts(with: delimiter) {
+            let end = lineFeed + 1 + delimiter.count
+            if bytes[(lineFeed + 1)...].starts(with: delimiter),
+                end == bytes.count || [UInt8(ascii: "-"), 0x20, 0x09, 0x0D, 0x0A].contains(bytes[end])
+            {
                 let lineStart = lineFeed > start && bytes[lineFeed - 1] == UInt8(ascii: "\r") ? lineFeed - 1 : lineFeed
-                return lineStart..<(lineFeed + 1 + delimiter.count)
+                return lineStart..<end
             }
             index = lineFeed + 1
         }
@@ -104,12 +108,10 @@ public struct MultipartForm: Sendable, Equatable {
             if line.isEmpty { break }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
+            let value = HeaderParameters.trimmed(line[(colon + 1)...])
             switch name {
             case "content-disposition": disposition = HeaderParameters(parsing: value)
-            case "content-type":
-                let type = trimmed(value)
-                contentType = type.isEmpty ? nil : type
+            case "content-type": contentType = value.isEmpty ? nil : value
             default: break
             }
         }
@@ -119,9 +121,5 @@ public struct MultipartForm: Sendable, Equatable {
         return Part(
             name: name, filename: disposition.first(named: "filename"), contentType: contentType,
             content: Array(bytes[index...]))
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -27,7 +27,12 @@ public enum PartMatcher: Sendable {
             self.bodyBytes = bodyBytes
         }
 
-        func holds(for part: MultipartForm.Part) -> Bool { mismatch(for: part, subject: "") == nil }
+        /// Builds no message: the per-request path.
+        func holds(for part: MultipartForm.Part) -> Bool {
+            (filename?.holds(for: part.filename.map { [$0] } ?? []) ?? true)
+                && (contentType?.holds(for: part.contentType.map { [$0] } ?? []) ?? true)
+                && (body?.holds(for: [part.text]) ?? true) && (bodyBytes?.holds(for: part.content) ?? true)
+        }
 
         /// The first of the part's keys that fails, in the order `filename`, `content_type`, `body`,
         /// `body_base64`.
@@ -79,7 +84,7 @@ public enum PartMatcher: Sendable {
         }
     }
 
-    /// The short form in listings, after the name: `=text`, ` filename=a.png body_base64=iVBO…`.
+    /// The short form in listings, after the name: `=text`, ` filename=a.png body_base64=iVBORw==`.
     public var summary: String {
         switch self {
         case .content(let matcher): matcher.summary

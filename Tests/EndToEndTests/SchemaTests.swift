@@ -223,6 +223,23 @@ struct SchemaTests {
             #"{"variants": [{"when": {"json": {"/a~2": "x"}}, "responses": {}}]}"#, .error),
         .init("body as names", .exchange, #"{"variants": [{"when": {"body": {"a": "b"}}, "responses": {}}]}"#, .error),
         .init(
+            "body_base64 and multipart conditions", .exchange,
+            #"{"variants": [{"when": {"body_base64": "AP8A", "multipart": {"note": "text", "tag": {"prefix": "a"}, "gone": {"present": false}, "photo": {"filename": "a.png", "content_type": {"prefix": "image/"}, "body_base64": {"prefix": "iVBORw=="}}, "doc": {"body": {"contains": "x"}}}}, "responses": {}}, {"when": {"body_base64": {"contains": "AA=="}}, "responses": {}}]}"#,
+            .clean),
+        .init(
+            "body_base64 that is no base64", .exchange,
+            #"{"variants": [{"when": {"body_base64": "AP8*"}, "responses": {}}]}"#, .error),
+        .init(
+            "body_base64 with a regex", .exchange,
+            #"{"variants": [{"when": {"body_base64": {"regex": "A+"}}, "responses": {}}]}"#, .error),
+        .init(
+            "a multipart part with an unknown key", .exchange,
+            #"{"variants": [{"when": {"multipart": {"photo": {"filename": "a.png", "name": "photo"}}}, "responses": {}}]}"#,
+            .error),
+        .init(
+            "multipart as an array", .exchange, #"{"variants": [{"when": {"multipart": ["photo"]}, "responses": {}}]}"#,
+            .error),
+        .init(
             "an unknown graphql key", .exchange,
             #"{"variants": [{"when": {"graphql": {"name": "GetUser"}}, "responses": {}}]}"#, .error),
         .init(

@@ -2,6 +2,13 @@
 public protocol JSONPositions {
     func value(_ path: [String]) -> SourcePosition
     func key(_ path: [String]) -> SourcePosition
+    /// Where `target`, a line and column in the decoded text of the string at `path`, is in the file.
+    /// Default: the string's start (positions known without the file's bytes).
+    func position(_ target: SourcePosition, inStringAt path: [String]) -> SourcePosition
+}
+
+extension JSONPositions {
+    public func position(_ target: SourcePosition, inStringAt path: [String]) -> SourcePosition { value(path) }
 }
 
 /// Line and column of every value and key in a JSON document that is already known to be valid,

@@ -14,4 +14,7 @@ final class LazyJSONSourceMap: JSONPositions {
 
     func value(_ path: [String]) -> SourcePosition { map.value(prefix + path) }
     func key(_ path: [String]) -> SourcePosition { map.key(prefix + path) }
+    func position(_ target: SourcePosition, inStringAt path: [String]) -> SourcePosition {
+        JSONStringPosition.locate(target, inStringAt: value(path), in: bytes)
+    }
 }

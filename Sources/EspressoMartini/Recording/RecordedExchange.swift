@@ -130,8 +130,7 @@ public struct RecordedExchange: Sendable {
     /// The conditions the request is written with (nil: none): every query parameter, each `--match-header`
     /// (`{"present": false}` when the request has none), each of the `ConditionalRequestHeaders` it has
     /// (`{"present": false}` for one it has not when it is in `absentHeaders`: the exchange has variants
-    /// with it), and the body: a JSON document whole (`json` `""`), a form field by field, any other body as
-    /// text. A body over `VariantConditions.bodyLimit` is not a condition (no condition can read it). A name
+    /// with it), and the body (`bodyCondition`). A body over `VariantConditions.bodyLimit` is not a condition (no condition can read it). A name
     /// given several times is matched on its first value.
     public func conditions(
         _ options: RecordingOptions, parser: any JSONParser, absentHeaders: [String] = []
@@ -153,23 +152,73 @@ public struct RecordedExchange: Sendable {
         }
         if !headers.isEmpty { members.append(JSONMember(key: "headers", value: .object(headers))) }
         if let body = requestBody, !body.isEmpty, body.count == requestBodySize {
-            let contentType = requestHeaders.first { $0.isNamed("content-type") }.map { ContentType.essence($0.value) }
-            if contentType == "application/x-www-form-urlencoded",
-                let form = Self.firstValues(URLEncodedForm(parsing: String(decoding: body, as: UTF8.self)))
-            {
-                members.append(JSONMember(key: "form", value: form))
-            } else if case .success(let document) = parser.parse(body) {
-                let equals = JSONValue.object([JSONMember(key: "equals", value: document)])
-                members.append(JSONMember(key: "json", value: .object([JSONMember(key: "", value: equals)])))
-            } else {
-                members.append(JSONMember(key: "body", value: .string(String(decoding: body, as: UTF8.self))))
-            }
+            let contentType = requestHeaders.first { $0.isNamed("content-type") }?.value
+            members.append(Self.bodyCondition(body, contentType: contentType, parser: parser))
         }
         return members.isEmpty ? nil : .object(members)
     }
 
     /// The matcher of a header the request had not.
     static let absent = JSONValue.object([JSONMember(key: "present", value: .bool(false))])
+
+    /// The condition a body is written with, the first that fits: a form (`application/x-www-form-urlencoded`)
+    /// field by field; a `multipart/form-data` body part by part, whatever its boundary; a JSON document whole
+    /// (`json` `""`); text as `body`; any other body (bytes that are not UTF-8, a NUL, which no JSON text of the
+    /// tree may hold) as `body_base64`, byte for byte.
+    private static func bodyCondition(_ body: [UInt8], contentType: String?, parser: any JSONParser) -> JSONMember {
+        if let contentType, ContentType.essence(contentType) == "application/x-www-form-urlencoded",
+            let text = writableText(body), case let fields = URLEncodedForm(parsing: text),
+            fields.fields.allSatisfy({ isWritable($0.name) && isWritable($0.value) }), let form = firstValues(fields)
+        {
+            return JSONMember(key: "form", value: form)
+        }
+        if let contentType, let form = MultipartForm(parsing: body, contentType: contentType),
+            let parts = multipartCondition(form)
+        {
+            return JSONMember(key: "multipart", value: parts)
+        }
+        if case .success(let document) = parser.parse(body) {
+            let equals = JSONValue.object([JSONMember(key: "equals", value: document)])
+            return JSONMember(key: "json", value: .object([JSONMember(key: "", value: equals)]))
+        }
+        if let text = writableText(body) { return JSONMember(key: "body", value: .string(text)) }
+        return JSONMember(key: "body_base64", value: .string(Base64.encode(body)))
+    }
+
+    /// `{NAME: text}` for a plain field whose content is text, `{NAME: {"filename": …, "content_type": …,
+    /// "body": …}}` for a file (`body_base64` when its content is not text); the first part of each name.
+    /// Nil when a name, file name or type is no text a configuration may hold, or the form has no part.
+    private static func multipartCondition(_ form: MultipartForm) -> JSONValue? {
+        var members: [JSONMember] = []
+        for part in form.parts where !members.contains(where: { $0.key == part.name }) {
+            guard isWritable(part.name), part.filename.map(isWritable) ?? true, part.contentType.map(isWritable) ?? true
+            else { return nil }
+            let text = writableText(part.content)
+            if part.filename == nil, part.contentType == nil, let text {
+                members.append(JSONMember(key: part.name, value: .string(text)))
+                continue
+            }
+            var fields: [JSONMember] = []
+            if let filename = part.filename { fields.append(JSONMember(key: "filename", value: .string(filename))) }
+            if let type = part.contentType { fields.append(JSONMember(key: "content_type", value: .string(type))) }
+            fields.append(
+                text.map { JSONMember(key: "body", value: .string($0)) }
+                    ?? JSONMember(key: "body_base64", value: .string(Base64.encode(part.content))))
+            members.append(JSONMember(key: part.name, value: .object(fields)))
+        }
+        return members.isEmpty ? nil : .object(members)
+    }
+
+    /// `bytes` as text, when they are UTF-8 without a NUL (which JSON text of the tree may not hold).
+    private static func writableText(_ bytes: [UInt8]) -> String? {
+        bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Whether decoded text can be written and read back as it is: no NUL, and no U+FFFD, which is what bytes
+    /// that were not UTF-8 became (`%FF` in a form).
+    private static func isWritable(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { $0 == "\u{0}" || $0 == "\u{FFFD}" }
+    }
 
     /// `{NAME: first value}` in order of first appearance; nil for no field.
     private static func firstValues(_ form: URLEncodedForm) -> JSONValue? {

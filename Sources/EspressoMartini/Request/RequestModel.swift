@@ -23,6 +23,13 @@ public final class RequestModel: VariantInput, @unchecked Sendable {
 
     public private(set) lazy var bodyText: String? = request.body.map { String(decoding: $0, as: UTF8.self) }
 
+    public var bodyBytes: [UInt8]? { request.body }
+
+    public private(set) lazy var multipartForm: MultipartForm? = {
+        guard let body = request.body, let contentType = headerValues("content-type").first else { return nil }
+        return MultipartForm(parsing: body, contentType: contentType)
+    }()
+
     public var bodyJSON: JSONValue? {
         if let built = builtBodyJSON { return built }
         var value: JSONValue?

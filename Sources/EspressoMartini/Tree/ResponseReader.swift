@@ -285,7 +285,10 @@ struct ResponseReader {
                 } else if member.key == "body" {
                     body = .inline(member.value)
                 } else if member.key == "body_base64" {
-                    body = base64Body(member.value, at: memberPath, into: &diagnostics) ?? body
+                    body =
+                        Base64.decode(
+                            member.value, key: member.key, at: memberPath, file: file, map: map, into: &diagnostics
+                        ).map(ResponseBody.bytes) ?? body
                 } else if let file = responseFile(member.value, at: memberPath, into: &diagnostics) {
                     body = file
                 }
@@ -357,25 +360,6 @@ struct ResponseReader {
             .template(ResponseContent(statusCode: statusCode, headers: headers, body: body), template), delay: delay,
             fault: fault, network: network
         )
-    }
-
-    /// The bytes of a `body_base64`; nil once the reason is in `diagnostics`, at the first byte that is
-    /// not base64.
-    private func base64Body(_ value: JSONValue, at path: [String], into diagnostics: inout Diagnostics) -> ResponseBody?
-    {
-        guard case .string(let text) = value else {
-            diagnostics.error(
-                file, map.value(path), "'body_base64' must be a string of base64 (RFC 4648), found \(value.kindName)")
-            return nil
-        }
-        switch Base64.decode(text) {
-        case .success(let bytes):
-            return .bytes(bytes)
-        case .failure(let problem):
-            let position = JSONStringPosition.locate(problem.position, inStringAt: map.value(path), in: map.bytes)
-            diagnostics.error(file, position, "'body_base64' is not base64: \(problem.message)")
-            return nil
-        }
     }
 
     /// `path` is built only for a message: nearly every response names a file.

@@ -5,8 +5,11 @@ public enum VariantCondition: Sendable {
     case cookie(name: String, Matcher)
     case path(name: String, Matcher)
     case body(Matcher)
+    /// `body_base64`: the body's bytes.
+    case bodyBytes(ByteMatcher)
     case json(JSONPointer, Matcher)
     case form(name: String, Matcher)
+    case multipart(name: String, PartMatcher)
     case graphQLOperation(Matcher)
     case graphQLType(GraphQLOperation.OperationType)
 
@@ -19,11 +22,15 @@ public enum VariantCondition: Sendable {
         case .path(let name, let matcher): return matcher.holds(for: request.pathParameter(name).map { [$0] } ?? [])
         case .body(let matcher):
             return !request.bodyTooLarge && matcher.holds(for: request.bodyText.map { [$0] } ?? [])
+        case .bodyBytes(let matcher):
+            return !request.bodyTooLarge && matcher.holds(for: request.bodyBytes)
         case .json(let pointer, let matcher):
             guard !request.bodyTooLarge, let value = request.bodyJSON(at: pointer) else { return false }
             return matcher.holds(for: value)
         case .form(let name, let matcher):
             return !request.bodyTooLarge && matcher.holds(for: request.formValues(name))
+        case .multipart(let name, let matcher):
+            return !request.bodyTooLarge && matcher.holds(for: request.multipartForm?.parts(named: name) ?? [])
         case .graphQLOperation(let matcher):
             guard let operation = request.graphQLOperation else { return false }
             return matcher.holds(for: operation.name.map { [$0] } ?? [])
@@ -48,6 +55,9 @@ public enum VariantCondition: Sendable {
         case .body(let matcher):
             if request.bodyTooLarge { return "body " + Self.tooLarge }
             return matcher.mismatch(for: request.bodyText.map { [$0] } ?? [], subject: "body")
+        case .bodyBytes(let matcher):
+            if request.bodyTooLarge { return "body_base64 " + Self.tooLarge }
+            return matcher.mismatch(for: request.bodyBytes, subject: "body_base64")
         case .json(let pointer, let matcher):
             let subject = "json " + Matcher.quoted(pointer.text)
             if request.bodyTooLarge { return subject + " " + Self.tooLarge }
@@ -61,6 +71,18 @@ public enum VariantCondition: Sendable {
             let subject = "form " + Matcher.quoted(name)
             if request.bodyTooLarge { return subject + " " + Self.tooLarge }
             return matcher.mismatch(for: request.formValues(name), subject: subject)
+        case .multipart(let name, let matcher):
+            let subject = "multipart " + Matcher.quoted(name)
+            if request.bodyTooLarge { return subject + " " + Self.tooLarge }
+            let form = request.multipartForm
+            guard let mismatch = matcher.mismatch(for: form?.parts(named: name) ?? [], subject: subject) else {
+                return nil
+            }
+            guard form == nil else { return mismatch }
+            return subject
+                + (request.bodyBytes == nil
+                    ? " cannot be checked: the request has no body"
+                    : " cannot be checked: the body is not multipart/form-data")
         case .graphQLOperation(let matcher):
             guard let operation = request.graphQLOperation else { return "graphql operation " + Self.noGraphQL }
             return matcher.mismatch(for: operation.name.map { [$0] } ?? [], subject: "graphql operation")
@@ -81,7 +103,7 @@ public enum VariantCondition: Sendable {
     /// Whether the condition reads the body (GraphQL may come in a POST body).
     public var readsBody: Bool {
         switch self {
-        case .body, .json, .form, .graphQLOperation, .graphQLType: true
+        case .body, .bodyBytes, .json, .form, .multipart, .graphQLOperation, .graphQLType: true
         case .query, .header, .cookie, .path: false
         }
     }
@@ -94,8 +116,10 @@ public enum VariantCondition: Sendable {
         case .cookie(let name, let matcher): "cookie " + name + matcher.summary
         case .path(let name, let matcher): "path " + name + matcher.summary
         case .body(let matcher): "body" + matcher.summary
+        case .bodyBytes(let matcher): "body_base64" + matcher.summary
         case .json(let pointer, let matcher): "json " + (pointer.text.isEmpty ? "\"\"" : pointer.text) + matcher.summary
         case .form(let name, let matcher): "form " + name + matcher.summary
+        case .multipart(let name, let matcher): "multipart " + name + matcher.summary
         case .graphQLOperation(let matcher): "graphql operation" + matcher.summary
         case .graphQLType(let type): "graphql type=" + type.rawValue
         }

@@ -1,6 +1,10 @@
 extension VariantConditions {
-    static let keys = ["query", "headers", "cookies", "path", "body", "json", "form", "graphql"]
+    static let keys = [
+        "query", "headers", "cookies", "path", "body", "body_base64", "json", "form", "multipart", "graphql",
+    ]
     static let graphQLKeys = ["operation", "type"]
+    /// The keys of a part object in `multipart`; an object with none of them is a matcher on the part's text.
+    static let partKeys = ["filename", "content_type", "body", "body_base64"]
 
     /// Compiles a variant's `when` object found at `path` of `file`: every matcher, regular expression
     /// and JSON Pointer once. `pathCaptures` are the names the route captures (`{id}`, `:id`); a `path`
@@ -50,6 +54,12 @@ extension VariantConditions {
                 }
             case "body":
                 if let matcher = matcher(member.value, at: path, in: .text) { conditions.append(.body(matcher)) }
+            case "body_base64":
+                if let matcher = byteMatcher(member.value, key: member.key, at: path) {
+                    conditions.append(.bodyBytes(matcher))
+                }
+            case "multipart":
+                compileMultipart(member, at: path)
             case "json":
                 compileJSON(member.value, at: path)
             case "graphql":
@@ -120,6 +130,51 @@ extension VariantConditions {
             }
         }
 
+        /// `{NAME: MATCHER}` on the parts' text, or `{NAME: {"filename": …, "content_type": …, "body": …,
+        /// "body_base64": …}}` on one part's.
+        private mutating func compileMultipart(_ member: JSONMember, at path: [String]) {
+            guard case .object(let entries) = member.value else {
+                diagnostics.error(
+                    file, map.value(path),
+                    "'multipart' must be an object of part names to matchers or parts, such as {\"note\": \"text\", \"photo\": {\"filename\": \"a.png\"}}, found \(member.value.kindName)"
+                )
+                return
+            }
+            for entry in entries {
+                let entryPath = path + [entry.key]
+                // A part object has a part key, or no matcher key (a misspelt part key is reported as such).
+                guard case .object(let keys) = entry.value, !keys.isEmpty,
+                    keys.contains(where: { VariantConditions.partKeys.contains($0.key) })
+                        || !keys.contains(where: { Matcher.keys.contains($0.key) })
+                else {
+                    if let matcher = matcher(entry.value, at: entryPath, in: .text) {
+                        conditions.append(.multipart(name: entry.key, .content(matcher)))
+                    }
+                    continue
+                }
+                var fields = PartMatcher.Fields()
+                var failed = false
+                for key in keys {
+                    let keyPath = entryPath + [key.key]
+                    switch key.key {
+                    case "filename": fields.filename = matcher(key.value, at: keyPath, in: .text)
+                    case "content_type": fields.contentType = matcher(key.value, at: keyPath, in: .text)
+                    case "body": fields.body = matcher(key.value, at: keyPath, in: .text)
+                    case "body_base64": fields.bodyBytes = byteMatcher(key.value, key: key.key, at: keyPath)
+                    default:
+                        var message =
+                            "unknown key '\(key.key)' in a part; a part takes \(VariantConditions.list(VariantConditions.partKeys)), or is one matcher on its text"
+                        if let suggestion = Suggestion.closest(to: key.key, among: VariantConditions.partKeys) {
+                            message += "; did you mean '\(suggestion)'?"
+                        }
+                        diagnostics.error(file, map.key(keyPath), message)
+                        failed = true
+                    }
+                }
+                if !failed { conditions.append(.multipart(name: entry.key, .part(fields))) }
+            }
+        }
+
         private mutating func compileGraphQL(_ value: JSONValue, at path: [String]) {
             guard case .object(let entries) = value else {
                 diagnostics.error(
@@ -161,6 +216,10 @@ extension VariantConditions {
 
         private mutating func matcher(_ value: JSONValue, at path: [String], in context: Matcher.Context) -> Matcher? {
             Matcher.compile(value, at: path, in: context, file: file, map: map, into: &diagnostics)
+        }
+
+        private mutating func byteMatcher(_ value: JSONValue, key: String, at path: [String]) -> ByteMatcher? {
+            ByteMatcher.compile(value, key: key, at: path, file: file, map: map, into: &diagnostics)
         }
     }
 

@@ -12,6 +12,9 @@ public protocol VariantInput {
     /// The body as text (bytes that are not UTF-8 repaired); nil when the request has none.
     /// Not read when `bodyTooLarge`.
     var bodyText: String? { get }
+    /// The body's bytes as sent (its first `VariantConditions.bodyLimit`); nil when the request has none.
+    /// Not read when `bodyTooLarge`. Default: `bodyText`'s UTF-8.
+    var bodyBytes: [UInt8]? { get }
     /// The body is longer than `VariantConditions.bodyLimit`: body, JSON and form conditions fail.
     var bodyTooLarge: Bool { get }
     /// The body parsed as JSON, whatever its `Content-Type`; nil when there is none or it is not JSON.
@@ -22,6 +25,9 @@ public protocol VariantInput {
     /// The values of field `name` of the body read as `application/x-www-form-urlencoded`.
     /// Default: `URLEncodedForm` on `bodyText`.
     func formValues(_ name: String) -> [String]
+    /// The body read as `multipart/form-data` with the boundary of the `Content-Type` header; nil when it is
+    /// not one. Default: `MultipartForm` on `bodyBytes`.
+    var multipartForm: MultipartForm? { get }
     /// The GraphQL operation the request runs (`GraphQLOperation.selected(inRequestBody:)` for a
     /// POST with a JSON body, `selected(inQuery:)` for a GET); nil when there is none.
     var graphQLOperation: GraphQLOperation? { get }
@@ -39,5 +45,12 @@ extension VariantInput {
     public func formValues(_ name: String) -> [String] {
         guard let bodyText else { return [] }
         return URLEncodedForm(parsing: bodyText).values(named: name)
+    }
+
+    public var bodyBytes: [UInt8]? { bodyText.map { Array($0.utf8) } }
+
+    public var multipartForm: MultipartForm? {
+        guard let bodyBytes, let contentType = headerValues("content-type").first else { return nil }
+        return MultipartForm(parsing: bodyBytes, contentType: contentType)
     }
 }

@@ -139,7 +139,7 @@ struct RequestCountTests {
         #expect(
             object["errors"] as? [String] == [
                 #"request body:3:21: error: 'tier' is not a JSON Pointer: it must be "" (the whole document) or start with '/', as in '/tier'"#,
-                "request body:3:38: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?",
+                "request body:3:38: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'body_base64', 'json', 'form', 'multipart' and 'graphql'; did you mean 'query'?",
             ])
         #expect(object["error"] as? String == (object["errors"] as? [String])?.first)
 

@@ -110,7 +110,7 @@ import Testing
             (
                 "{\n  \"when\": {\"qurey\": {\"a\": \"1\"}}\n}",
                 [
-                    "request body:2:12: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?"
+                    "request body:2:12: error: unknown condition 'qurey'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'body_base64', 'json', 'form', 'multipart' and 'graphql'; did you mean 'query'?"
                 ]
             ),
             (

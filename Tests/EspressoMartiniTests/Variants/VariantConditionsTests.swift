@@ -45,11 +45,11 @@ struct FakeRequest: VariantInput {
             ),
             (
                 #"{"header": {"a": "b"}}"#, ["id"],
-                "c.json:1:11: error: unknown condition 'header'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'headers'?"
+                "c.json:1:11: error: unknown condition 'header'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'body_base64', 'json', 'form', 'multipart' and 'graphql'; did you mean 'headers'?"
             ),
             (
                 #"{"cookie": {}}"#, ["id"],
-                "c.json:1:11: error: unknown condition 'cookie'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'cookies'?"
+                "c.json:1:11: error: unknown condition 'cookie'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'body_base64', 'json', 'form', 'multipart' and 'graphql'; did you mean 'cookies'?"
             ),
             (
                 #"{"query": "page=2"}"#, ["id"],

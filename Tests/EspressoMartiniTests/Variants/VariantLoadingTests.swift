@@ -35,7 +35,7 @@ import Testing
         .init(
             "an unknown condition", configuration: #"{"variants": [{"when": {"qeury": {"a": "1"}}, "responses": {}}]}"#,
             [
-                "\(at):1:25: error: unknown condition 'qeury'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'query'?"
+                "\(at):1:25: error: unknown condition 'qeury'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'body_base64', 'json', 'form', 'multipart' and 'graphql'; did you mean 'query'?"
             ]),
         .init(
             "an unknown matcher key",
@@ -99,7 +99,7 @@ import Testing
                 """,
             [
                 #"\#(at):2:38: error: 'regex' "[" does not compile: expected custom character class members"#,
-                "\(at):3:13: error: unknown condition 'cookie'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'json', 'form' and 'graphql'; did you mean 'cookies'?",
+                "\(at):3:13: error: unknown condition 'cookie'; 'when' takes 'query', 'headers', 'cookies', 'path', 'body', 'body_base64', 'json', 'form', 'multipart' and 'graphql'; did you mean 'cookies'?",
                 "\(at):3:65: error: 'status_code' 1000 is out of range; use a status from 200 to 599",
             ]),
     ]

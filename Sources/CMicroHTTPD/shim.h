@@ -95,4 +95,11 @@ static inline void *em_connection_tls_session(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->tls_session;
 }
 
+// Writes `size` bytes on the connection's plain socket past libmicrohttpd, without waiting; how many were
+// written, -1 on an error.
+static inline ssize_t em_connection_send_plain(struct MHD_Connection *connection, const void *bytes, size_t size) {
+    int socket = em_connection_fd(connection);
+    return socket < 0 ? -1 : send(socket, bytes, size, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 #endif

@@ -1,6 +1,5 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDAnswers
-import CGnuTLS
 import EspressoMartini
 import Glibc
 
@@ -46,14 +45,9 @@ struct HTTPConnection: RequestConnection, @unchecked Sendable {
     /// not all of them could be written at once.
     func sendDirectly(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in
-            let sent: Int
-            if let session = em_connection_tls_session(raw) {
-                sent = gnutls_record_send(OpaquePointer(session), buffer.baseAddress, buffer.count)
-            } else {
-                let socket = em_connection_fd(raw)
-                sent =
-                    socket < 0 ? -1 : send(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-            }
+            let sent =
+                em_connection_tls_session(raw).map { TLSRecords.send(buffer, on: $0) }
+                ?? em_connection_send_plain(raw, buffer.baseAddress, buffer.count)
             return sent == buffer.count
         }
     }

@@ -37,15 +37,23 @@ public enum HeadersParser {
             case .null:
                 headers.append(HTTPHeader(name: member.key, value: HTTPHeader.withheld))
                 continue
+            case .object:
+                guard let text = bytesValue(member.value, of: member.key, at: memberPath, file, map, &diagnostics)
+                else { continue }
+                values = [(text, memberPath)]
             case .array(let elements) where !elements.isEmpty:
                 values = elements.enumerated().compactMap { index, element in
-                    guard case .string(let text) = element else {
-                        diagnostics.error(
-                            file, map.value(memberPath + [String(index)]),
-                            "header '\(member.key)' values must be strings, found \(element.kindName)")
-                        return nil
+                    let elementPath = memberPath + [String(index)]
+                    if case .string(let text) = element { return (text, elementPath) }
+                    if case .object = element {
+                        return bytesValue(element, of: member.key, at: elementPath, file, map, &diagnostics).map {
+                            ($0, elementPath)
+                        }
                     }
-                    return (text, memberPath + [String(index)])
+                    diagnostics.error(
+                        file, map.value(elementPath),
+                        "header '\(member.key)' values must be strings, found \(element.kindName)")
+                    return nil
                 }
             default:
                 diagnostics.error(
@@ -64,6 +72,31 @@ public enum HeadersParser {
             }
         }
         return headers
+    }
+
+    /// The value `{"base64": "…"}` stands for: bytes sent as they are (those that are not UTF-8 kept as
+    /// `HeaderBytes` says); nil once the problem is in `diagnostics`.
+    private static func bytesValue(
+        _ value: JSONValue, of name: String, at path: [String], _ file: String, _ map: some JSONPositions,
+        _ diagnostics: inout Diagnostics
+    ) -> String? {
+        guard case .object(let members) = value, members.count == 1, members[0].key == "base64",
+            case .string(let text) = members[0].value
+        else {
+            diagnostics.error(
+                file, map.value(path),
+                "header '\(name)' must be a string, an array of strings, null, or {\"base64\": \"…\"} for bytes that are not UTF-8"
+            )
+            return nil
+        }
+        switch Base64.decode(text) {
+        case .failure(let problem):
+            diagnostics.error(
+                file, map.value(path + ["base64"]), "header '\(name)' is not base64: \(problem.message)")
+            return nil
+        case .success(let bytes):
+            return HeaderBytes.value(bytes)
+        }
     }
 
     /// RFC 9110 token characters: what a header's name may be.

@@ -51,7 +51,8 @@ extension ResponseContent {
                 JSONMember(
                     key: name,
                     value: values == [HTTPHeader.withheld]
-                        ? .null : values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))))
+                        ? .null : values.count == 1 ? HeaderBytes.json(values[0]) : .array(values.map(HeaderBytes.json))
+                ))
         }
         return .object(members)
     }

@@ -18,10 +18,18 @@ extension ResponseDraft {
                     switch header.value {
                     case .string(let value): headers.append(HTTPHeader(name: header.key, value: value))
                     case .null: headers.append(HTTPHeader(name: header.key, value: HTTPHeader.withheld))
+                    case .object:
+                        guard let value = HeaderBytes.value(fromJSON: header.value) else { return nil }
+                        headers.append(HTTPHeader(name: header.key, value: value))
                     case .array(let values):
                         for value in values {
-                            guard case .string(let text) = value else { return nil }
-                            headers.append(HTTPHeader(name: header.key, value: text))
+                            if case .string(let text) = value {
+                                headers.append(HTTPHeader(name: header.key, value: text))
+                            } else if let text = HeaderBytes.value(fromJSON: value) {
+                                headers.append(HTTPHeader(name: header.key, value: text))
+                            } else {
+                                return nil
+                            }
                         }
                     default: return nil
                     }

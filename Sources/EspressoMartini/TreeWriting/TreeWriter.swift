@@ -261,7 +261,9 @@ public struct TreeWriter: Sendable {
                 JSONMember(
                     key: $0.name,
                     value: $0.values == [HTTPHeader.withheld]
-                        ? .null : $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map { .string($0) }))
+                        ? .null
+                        : $0.values.count == 1
+                            ? HeaderBytes.json($0.values[0]) : .array($0.values.map(HeaderBytes.json)))
             })
     }
 }

@@ -101,7 +101,14 @@ final class HTTPResponse: @unchecked Sendable {
 
     /// libmicrohttpd refuses headers it manages itself (`Content-Length`); the rest always go through.
     func add(_ header: HTTPHeader) {
-        _ = MHD_add_response_header(raw, header.name, header.value)
+        guard var bytes = HeaderBytes.rawBytes(of: header.value) else {
+            _ = MHD_add_response_header(raw, header.name, header.value)
+            return
+        }
+        bytes.append(0)  // a value that keeps bytes that are not UTF-8 goes as those bytes
+        bytes.withUnsafeBufferPointer { value in
+            value.withMemoryRebound(to: CChar.self) { _ = MHD_add_response_header(raw, header.name, $0.baseAddress) }
+        }
     }
 
     /// `name` and `value` as C strings (kept by the caller), for headers added to many responses.

@@ -51,12 +51,15 @@ struct RecordingFidelityTests {
         }
     }
 
-    @Test("content_length is for HEAD exchanges and 304s, without a body: elsewhere a load error at its position")
+    @Test(
+        "content_length is for HEAD exchanges and 304s, without a body, and a header's bytes are base64: else a load error at its position"
+    )
     func contentLengthKey() async throws {
         let tree = try TemporaryTree(exchanges: [
             "a/GET/configuration.json": #"{"content_length": 10}"#,
             "b/HEAD/configuration.json": "{\n  \"body\": \"x\",\n  \"content_length\": 10\n}",
             "c/HEAD/configuration.json": #"{"content_length": -1}"#,
+            "d/GET/configuration.json": #"{"headers": {"X-Name": {"base64": "*"}, "X-Other": {"text": "x"}}}"#,
         ])
         defer { tree.remove() }
         let outcome = try await ServerProcess.runToCompletion(["endpoints"], in: tree.url)
@@ -65,6 +68,8 @@ struct RecordingFidelityTests {
             "a/GET/configuration.json:1:2: error: 'content_length' is for answers sent without a body",
             "b/HEAD/configuration.json:3:3: error: 'content_length' announces a body that is not sent; it cannot go with 'body'",
             "c/HEAD/configuration.json:1:20: error: 'content_length' must be a whole number of bytes",
+            "d/GET/configuration.json:1:35: error: header 'X-Name' is not base64",
+            "d/GET/configuration.json:1:52: error: header 'X-Other' must be a string, an array of strings, null, or {\"base64\"",
         ] {
             #expect(outcome.standardError.contains(expected), "\(expected)\n\(outcome.standardError)")
         }
@@ -160,6 +165,30 @@ struct RecordingFidelityTests {
         #expect(
             replayed.header("Link") == "<http://127.0.0.1:\(replay.port)/raw/redirect?page=2>; rel=next",
             "\(replayed.headers)")
+    }
+
+    @Test(
+        "a header byte that is not UTF-8 (Latin-1) is forwarded, recorded as {\"base64\": …} and replayed byte for byte"
+    )
+    func latin1HeaderBytes() async throws {
+        let upstream = try await Upstream()
+        let folder = try RecordingTests.freshFolder()
+        defer { folder.remove() }
+        let recorder = try await RecordingTests.recorder(upstream, in: folder.url)
+        let request = Array("GET /raw/latin1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        let latin1 = Array("\r\nX-Name: caf".utf8) + [0xE9] + Array("\r\n".utf8)
+        let forwarded = try await recorder.client.sendRaw(request)
+        #expect(forwarded.firstRange(of: latin1) != nil, "\(String(decoding: forwarded, as: UTF8.self))")
+        #expect(await RecordingTests.waitForRecordings(recorder, count: 1))
+        recorder.stop(signal: SIGINT)
+        let written = try RecordingOrderTests.text(
+            folder.url.appendingPathComponent("recorded"), "raw/latin1/GET/configuration.json")
+        #expect(written.contains(#""X-Name": {"#) && written.contains(#""base64": "Y2Fm6Q==""#), "\(written)")
+        let replay = try await ServerProcess.start(
+            ["run", "--port", "0", "--requests-folder", "recorded"], in: folder.url)
+        defer { replay.stop() }
+        let replayed = try await replay.client.sendRaw(request)
+        #expect(replayed.firstRange(of: latin1) != nil, "\(String(decoding: replayed, as: UTF8.self))")
     }
 
     @Test("run --proxy URL --record creates a missing requests folder, as record does")

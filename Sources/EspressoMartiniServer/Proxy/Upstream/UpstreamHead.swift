@@ -43,7 +43,10 @@ struct UpstreamHead: Sendable {
         if !value.isEmpty { bytes[value.upperBound] = 0 }
         fields.append(((start)..<(start + colon), value))
         if foldedHeaders != nil {
-            foldedHeaders!.append(HTTPHeader(name: string(at: start..<(start + colon)), value: string(at: value)))
+            foldedHeaders!.append(
+                HTTPHeader(
+                    name: string(at: start..<(start + colon)),
+                    value: bytes.withUnsafeBufferPointer { HeaderBytes.value($0[value]) }))
         }
     }
 
@@ -78,7 +81,11 @@ struct UpstreamHead: Sendable {
     /// As sent, in order.
     var headers: [HTTPHeader] {
         if let foldedHeaders { return foldedHeaders }
-        return fields.map { HTTPHeader(name: string(at: $0.name), value: string(at: $0.value)) }
+        return fields.map { field in
+            HTTPHeader(
+                name: string(at: field.name),
+                value: bytes.withUnsafeBufferPointer { HeaderBytes.value($0[field.value]) })
+        }
     }
 
     /// What the client gets: every header but the hop-by-hop ones and `Content-Length`, which libmicrohttpd

@@ -30,6 +30,12 @@ extension Sender {
                 .file(descriptor: descriptor, size: size), status: status, headers: headers, pacedAt: pace,
                 for: decision, answering: request, state: state, on: connection)
         case .memory(let buffer, let owner):
+            if let content = answer.response.content, content.isBodiless {
+                // Kept in the slot only when nothing else would look there for another kind of object.
+                return sendBodiless(
+                    content, headers: headers, keptIn: pace == nil && !cors ? (slot, tree) : nil, status: status,
+                    for: decision, answering: request, state: state, on: connection)
+            }
             // Two first requests may both build it; only the one published first is ever sent, so every
             // answer from this tree is one version of the file.
             if let pace {
@@ -41,10 +47,6 @@ extension Sender {
             let built: AnyObject?
             if cors {
                 built = CORSReadyResponse(body: buffer, owner: owner, headers: headers).map {
-                    tree.built.publish($0, in: slot)
-                }
-            } else if let content = answer.response.content, content.isBodiless {
-                built = HTTPResponse.bodiless(announcing: content.contentLength, headers: headers).map {
                     tree.built.publish($0, in: slot)
                 }
             } else {
@@ -59,6 +61,23 @@ extension Sender {
                 decision, status: status, queued: queue(built, status: status, on: connection), answering: request,
                 state: state)
         }
+    }
+
+    /// A 304, or a HEAD answer given a `content_length`: nothing to pace. Made once and kept in the tree's slot
+    /// (`keptIn`), or for each request (with CORS its headers follow the request's `Origin`).
+    private func sendBodiless(
+        _ content: ResponseContent, headers: [HTTPHeader], keptIn kept: (slot: Int, tree: ServingTree)?,
+        status: UInt32, for decision: Decision, answering request: Request, state: RequestState,
+        on connection: some RequestConnection
+    ) -> Bool {
+        let made = HTTPResponse.bodiless(announcing: content.contentLength, headers: withCORS(headers, on: connection))
+        let response = kept.flatMap { kept in made.map { kept.tree.built.publish($0, in: kept.slot) } } ?? made
+        guard let response else {
+            return finished(decision, status: status, queued: false, answering: request, state: state)
+        }
+        return finished(
+            decision, status: status, queued: connection.queue(response, status: status), answering: request,
+            state: state)
     }
 
     /// What the slot holds once built: an `HTTPResponse`, or with CORS a `CORSReadyResponse`.

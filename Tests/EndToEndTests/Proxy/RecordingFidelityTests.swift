@@ -76,6 +76,34 @@ struct RecordingFidelityTests {
     }
 
     @Test(
+        "a tree's 304 and HEAD answer announce their content_length or none, with CORS and on a slow link as without"
+    )
+    func bodilessFromTheTree() async throws {
+        let tree = try TemporaryTree(exchanges: [
+            "etag/GET/configuration.json": #"{"status_code": 304, "headers": {"ETag": "\"v1\""}}"#,
+            "slow/GET/configuration.json": #"{"status_code": 304, "bandwidth": 1000}"#,
+            "file/HEAD/configuration.json": #"{"content_length": 1234, "headers": {"Content-Type": "image/png"}}"#,
+        ])
+        defer { tree.remove() }
+        for arguments in [[], ["--cors"]] {
+            let server = try await ServerProcess.serving(tree, arguments)
+            defer { server.stop() }
+            let origin = [("Origin", "http://app.test")]
+            for _ in 0..<2 {
+                let etag = try await server.client.get("/etag", headers: origin)
+                let slow = try await server.client.get("/slow", headers: origin)
+                let head = try await server.client.send("HEAD", "/file", headers: origin)
+                #expect(etag.statusCode == 304 && etag.header("Content-Length") == nil, "\(arguments): \(etag.headers)")
+                #expect(slow.statusCode == 304 && slow.header("Content-Length") == nil, "\(arguments): \(slow.headers)")
+                #expect(head.header("Content-Length") == "1234" && head.body.isEmpty, "\(arguments): \(head.headers)")
+                #expect(
+                    (etag.header("Access-Control-Allow-Origin") != nil) == (arguments == ["--cors"]),
+                    "\(arguments): \(etag.headers)")
+            }
+        }
+    }
+
+    @Test(
         "a body without a Content-Type is forwarded and replayed without one (\"Content-Type\": null); a status the tree cannot hold is forwarded, not recorded, and counted in the summary"
     )
     func untypedAndOddStatus() async throws {
